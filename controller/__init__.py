@@ -1,0 +1,66 @@
+"""The game and the referee: rules, positions, games, records, engine and session logic.
+
+This package uses the standard library only.
+"""
+
+from controller.errors import (
+    BadMove,
+    BadPoint,
+    BadPosition,
+    BadRecord,
+    BadVariant,
+    GameOver,
+    IllegalMove,
+    SurakartaError,
+)
+from controller.geometry import (
+    Circuit,
+    CircuitKind,
+    Corner,
+    Geometry,
+    Loop,
+    Point,
+    Station,
+    geometry,
+    parse_point,
+    point_name,
+)
+from controller.movegen import count_moves, find_move, legal_moves, make_move, perft
+from controller.moves import Move, MoveKind
+from controller.position import Color, Position, parse_color, parse_position, start_position
+from controller.variants import Variant, parse_variant
+
+__all__ = [
+    "BadMove",
+    "BadPoint",
+    "BadPosition",
+    "BadRecord",
+    "BadVariant",
+    "Circuit",
+    "CircuitKind",
+    "Color",
+    "Corner",
+    "GameOver",
+    "Geometry",
+    "IllegalMove",
+    "Loop",
+    "Move",
+    "MoveKind",
+    "Point",
+    "Position",
+    "Station",
+    "SurakartaError",
+    "Variant",
+    "count_moves",
+    "find_move",
+    "geometry",
+    "legal_moves",
+    "make_move",
+    "parse_color",
+    "parse_point",
+    "parse_position",
+    "parse_variant",
+    "perft",
+    "point_name",
+    "start_position",
+]

@@ -1,0 +1,322 @@
+"""Legal move generation, making moves, and perft.
+
+Steps come from bit shifts of the side's bitboard. Circuit trips (captures and
+slides) depend only on which points of one circuit are occupied by whom, so they
+are computed once per circuit occupancy and kept in a table: the same idea as
+precomputed attack tables in chess programs, filled lazily.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+
+from controller.errors import IllegalMove
+from controller.geometry import (
+    DIAGONAL_SHIFTS,
+    ORTHOGONAL_SHIFTS,
+    Circuit,
+    Geometry,
+    Point,
+    Station,
+    bit,
+    geometry,
+    points_of,
+)
+from controller.moves import Move, MoveKind, parse_move_name
+from controller.position import Color, Position
+from controller.variants import Variant
+
+Delta = tuple[int, int]
+"""How a move changes the bitboards: ``(own ^ flip, opp & keep)``."""
+
+# Circuit tables grow with every new occupancy met; past this they start afresh so
+# that a long-running board cannot grow without bound.
+_MAX_TABLE_ENTRIES = 500_000
+
+
+@dataclass(frozen=True, slots=True)
+class _CircuitMoves:
+    """The trips of the side to move on one circuit, for one occupancy."""
+
+    moves: dict[int, Move]
+    """Move key (origin, target, landing) to the move with its shortest path."""
+    deltas: tuple[Delta, ...]
+    """Bitboard changes of the moves, in the same order."""
+
+
+_NO_TRIPS = _CircuitMoves({}, ())
+
+
+def _move_key(origin: Point, target: Point, landing: Point | None) -> int:
+    # 63 is no point of a 7x7 board (the largest is g7 = 54), so it marks "no landing".
+    return (origin << 12) | (target << 6) | (63 if landing is None else landing)
+
+
+def _is_shorter(path: tuple[Station, ...], than: Move | None) -> bool:
+    return than is None or len(path) < len(than.path)
+
+
+@dataclass
+class _CircuitTable:
+    """Trips on one circuit under one variant's rules, by occupancy."""
+
+    circuit: Circuit
+    jumps: bool
+    slides: bool
+    step_targets: tuple[int, ...]
+    entries: dict[tuple[int, int], _CircuitMoves] = field(default_factory=dict)
+
+    def lookup(self, own: int, opp: int) -> _CircuitMoves:
+        mask = self.circuit.mask
+        key = (own & mask, opp & mask)
+        entry = self.entries.get(key)
+        if entry is None:
+            if len(self.entries) >= _MAX_TABLE_ENTRIES:
+                self.entries.clear()
+            entry = self._compute(*key)
+            self.entries[key] = entry
+        return entry
+
+    def _compute(self, own: int, opp: int) -> _CircuitMoves:
+        if not own:
+            return _NO_TRIPS
+        stations = self.circuit.stations
+        found: dict[int, Move] = {}
+        for start, origin in enumerate(stations):
+            if own >> origin & 1:
+                for direction in (1, -1):
+                    for move in self._trips(start, direction, own, opp):
+                        key = _move_key(move.origin, move.target, move.landing)
+                        if _is_shorter(move.path, found.get(key)):
+                            found[key] = move
+        return _CircuitMoves(found, tuple(_delta(move) for move in found.values()))
+
+    def _trips(self, start: int, direction: int, own: int, opp: int) -> Iterator[Move]:
+        """Walk from station ``start`` one way, yielding every trip it allows."""
+        stations, loop_after = self.circuit.stations, self.circuit.loop_after
+        length = len(stations)
+        origin = stations[start]
+        occupied = (own | opp) & ~bit(origin)  # the origin counts as empty once left
+        path: list[Station] = [origin]
+        loops_taken = 0
+        index = start
+        for _ in range(length):
+            loop = loop_after[index] if direction == 1 else loop_after[index - 1]
+            index = (index + direction) % length
+            if loop is not None:
+                path.append(loop)
+                loops_taken += 1
+            point = stations[index]
+            path.append(point)
+            if not occupied >> point & 1:
+                if (
+                    self.slides
+                    and loops_taken
+                    and point != origin
+                    and not self.step_targets[origin] >> point & 1
+                ):
+                    yield Move(MoveKind.SLIDE, origin, point, None, tuple(path))
+                continue
+            if own >> point & 1 or not loops_taken:
+                return
+            if not self.jumps:
+                yield Move(MoveKind.CAPTURE, origin, point, None, tuple(path))
+                return
+            beyond_loop = loop_after[index] if direction == 1 else loop_after[index - 1]
+            landing = stations[(index + direction) % length]
+            if landing == origin or not occupied >> landing & 1:
+                tail: list[Station] = [landing] if beyond_loop is None else [beyond_loop, landing]
+                yield Move(MoveKind.CAPTURE, origin, point, landing, (*path, *tail))
+            return
+
+
+def _delta(move: Move) -> Delta:
+    flip = bit(move.origin) ^ bit(move.destination)
+    keep = ~bit(move.target) if move.kind is MoveKind.CAPTURE else -1
+    return flip, keep
+
+
+class Rules:
+    """Move generation for one variant on one board size; get one from ``rules()``."""
+
+    def __init__(self, variant: Variant, size: int) -> None:
+        self.variant = variant
+        self.size = size
+        self.geometry: Geometry = geometry(size)
+        self.shifts = ORTHOGONAL_SHIFTS + (DIAGONAL_SHIFTS if variant.has_diagonal_steps else ())
+        self.step_targets = (
+            self.geometry.step_targets
+            if variant.has_diagonal_steps
+            else self.geometry.orthogonal_targets
+        )
+        inner, outer = self.geometry.circuits
+        jumps = variant.captures_by_jumping
+        self.capture_tables = tuple(
+            _CircuitTable(circuit, jumps, False, self.step_targets) for circuit in (inner, outer)
+        )
+        # Slides use the outer circuit only; they live in a table of their own so
+        # that the capture tables stay the same as in the standard rules.
+        self.slide_table = (
+            _CircuitTable(outer, jumps, True, self.step_targets) if variant.has_slides else None
+        )
+
+    # -- circuit trips -------------------------------------------------------------
+
+    def _trip_tables(self, own: int, opp: int) -> list[_CircuitMoves]:
+        tables = [table.lookup(own, opp) for table in self.capture_tables]
+        if self.slide_table is not None:
+            slides = self.slide_table.lookup(own, opp)
+            tables.append(
+                _CircuitMoves(
+                    {k: m for k, m in slides.moves.items() if m.kind is MoveKind.SLIDE},
+                    tuple(_delta(m) for m in slides.moves.values() if m.kind is MoveKind.SLIDE),
+                )
+            )
+        return [t for t in tables if t.moves]
+
+    def _trips(self, own: int, opp: int) -> dict[int, Move]:
+        """Every capture and slide, one per key, with the shortest path."""
+        tables = self._trip_tables(own, opp)
+        if len(tables) == 1:
+            return tables[0].moves
+        merged: dict[int, Move] = {}
+        for table in tables:
+            for key, move in table.moves.items():
+                if _is_shorter(move.path, merged.get(key)):
+                    merged[key] = move
+        return merged
+
+    def _trip_deltas(self, own: int, opp: int) -> list[Delta] | tuple[Delta, ...]:
+        tables = self._trip_tables(own, opp)
+        if not tables:
+            return ()
+        if len(tables) == 1:
+            return tables[0].deltas
+        merged: dict[int, Delta] = {}
+        for table in tables:
+            merged.update(zip(table.moves, table.deltas, strict=True))
+        return list(merged.values())
+
+    def _trip_count(self, own: int, opp: int) -> int:
+        tables = self._trip_tables(own, opp)
+        if not tables:
+            return 0
+        if len(tables) == 1:
+            return len(tables[0].deltas)
+        keys: set[int] = set()
+        for table in tables:
+            keys.update(table.moves)
+        return len(keys)
+
+    # -- whole positions -----------------------------------------------------------
+
+    def moves(self, own: int, opp: int) -> list[Move]:
+        """Legal moves of the side owning ``own``: steps, then captures and slides."""
+        empty = self.geometry.board_mask & ~(own | opp)
+        moves = [
+            Move(MoveKind.STEP, origin, target, None, (origin, target))
+            for origin in points_of(own)
+            for target in points_of(self.step_targets[origin] & empty)
+        ]
+        moves.extend(self._trips(own, opp).values())
+        return moves
+
+    def deltas(self, own: int, opp: int) -> list[Delta]:
+        """The bitboard changes of every legal move (fast path for search and perft)."""
+        empty = self.geometry.board_mask & ~(own | opp)
+        result: list[Delta] = []
+        step_targets = self.step_targets
+        pieces = own
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            targets = step_targets[low.bit_length() - 1] & empty
+            while targets:
+                target = targets & -targets
+                targets ^= target
+                result.append((low | target, -1))
+        result.extend(self._trip_deltas(own, opp))
+        return result
+
+    def count(self, own: int, opp: int) -> int:
+        """How many legal moves the side owning ``own`` has."""
+        empty = self.geometry.board_mask & ~(own | opp)
+        steps = 0
+        for shift in self.shifts:
+            steps += ((own << shift if shift > 0 else own >> -shift) & empty).bit_count()
+        return steps + self._trip_count(own, opp)
+
+    def perft(self, own: int, opp: int, depth: int) -> int:
+        """Number of move sequences of ``depth`` plies (wipe-out ends a line early)."""
+        if depth <= 0:
+            return 1
+        if not own:
+            return 0
+        if depth == 1:
+            return self.count(own, opp)
+        total = 0
+        for flip, keep in self.deltas(own, opp):
+            total += self.perft(opp & keep, own ^ flip, depth - 1)
+        return total
+
+
+@cache
+def rules(variant: Variant = Variant.STANDARD, size: int | None = None) -> Rules:
+    """The move generator of ``variant`` on a board of ``size`` (default: the variant's)."""
+    return Rules(variant, variant.size if size is None else size)
+
+
+def _sides(position: Position) -> tuple[int, int]:
+    return position.pieces(position.turn), position.pieces(position.turn.other)
+
+
+def legal_moves(position: Position, variant: Variant = Variant.STANDARD) -> list[Move]:
+    """Every legal move of the side to move, each once, with its path."""
+    own, opp = _sides(position)
+    if not own:
+        return []
+    return rules(variant, position.size).moves(own, opp)
+
+
+def count_moves(position: Position, variant: Variant = Variant.STANDARD) -> int:
+    """How many legal moves the side to move has (faster than ``len(legal_moves())``)."""
+    own, opp = _sides(position)
+    return rules(variant, position.size).count(own, opp) if own else 0
+
+
+def perft(position: Position, depth: int, variant: Variant = Variant.STANDARD) -> int:
+    """Count the distinct move sequences of ``depth`` plies from ``position``."""
+    own, opp = _sides(position)
+    return rules(variant, position.size).perft(own, opp, depth)
+
+
+def make_move(position: Position, move: Move) -> Position:
+    """The position after ``move`` (which must be legal in ``position``)."""
+    flip, keep = _delta(move)
+    own, opp = _sides(position)
+    own, opp = own ^ flip, opp & keep
+    red, black = (own, opp) if position.turn is Color.RED else (opp, own)
+    return Position(red, black, position.turn.other, position.size)
+
+
+def find_move(position: Position, text: str, variant: Variant = Variant.STANDARD) -> Move:
+    """The legal move named ``text``; raises BadMove or IllegalMove.
+
+    A Borobudur capture may leave out its landing point when only one landing fits.
+    """
+    name = parse_move_name(text, position.size)
+    candidates = [
+        move
+        for move in legal_moves(position, variant)
+        if (move.kind, move.origin, move.target) == (name.kind, name.origin, name.target)
+        and name.landing in (None, move.landing)
+    ]
+    if len(candidates) == 1:
+        return candidates[0]
+    if candidates:
+        options = " or ".join(move.name for move in candidates)
+        raise IllegalMove(f"ambiguous move: {text!r} (could be {options})")
+    raise IllegalMove(f"illegal move: {text!r} in {position}")
+

@@ -1,0 +1,1 @@
+"""The composition root: configuration, wiring, the command line and the simulator."""

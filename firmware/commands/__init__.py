@@ -1,0 +1,1 @@
+"""Subcommands of ``surakarta``; each module is one subcommand (see ``firmware.cli``)."""

@@ -28,6 +28,7 @@ from controller.geometry import (
 from controller.movegen import count_moves, find_move, legal_moves, make_move, perft
 from controller.moves import Move, MoveKind
 from controller.position import Color, Position, parse_color, parse_position, start_position
+from controller.reading import BoardReading
 from controller.variants import Variant, parse_variant
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "BadPosition",
     "BadRecord",
     "BadVariant",
+    "BoardReading",
     "Circuit",
     "CircuitKind",
     "Color",

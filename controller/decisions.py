@@ -1,0 +1,253 @@
+"""What the referee is told (inputs) and what it decides (outputs).
+
+The referee never touches hardware: it says which stations to light and how, which
+sound to play, and when it wants the engine to think. The firmware carries that out
+and feeds the results back in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from controller.game import Endings, Outcome
+from controller.geometry import Point, Station
+from controller.moves import Move
+from controller.position import Color, Position
+from controller.reading import BoardReading
+from controller.variants import Variant
+
+
+class Button(Enum):
+    """The board's buttons."""
+
+    HINT = "hint"
+    UNDO = "undo"
+    NEW = "new"
+    MODE = "mode"
+
+
+class Effect(Enum):
+    """How a layer of lights is shown."""
+
+    STEADY = "steady"
+    BLINK = "blink"
+    """Errors and points to fix."""
+    CHASE = "chase"
+    """A light running along a path in the direction of travel."""
+    PULSE = "pulse"
+    """Hints: breathing brightness."""
+
+
+class Sound(Enum):
+    """The buzzer's distinct sounds."""
+
+    ACCEPTED = "accepted"
+    ILLEGAL = "illegal"
+    COMPUTER_MOVE = "computer-move"
+    GAME_OVER = "game-over"
+
+
+class Purpose(Enum):
+    """Why the referee wants the engine to think."""
+
+    HINT = "hint"
+    COMPUTER = "computer"
+
+
+# -- inputs -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSeen:
+    """A stable board reading from vision."""
+
+    reading: BoardReading
+    """Which points hold which colour."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """A button press."""
+
+    button: Button
+    """Which button."""
+
+
+@dataclass(frozen=True, slots=True)
+class EngineAnswered:
+    """The engine's answer to a ``Think`` request."""
+
+    request: int
+    """The request's number, from ``Think.request``."""
+    move: Move
+    """The move it chose."""
+
+
+Input = BoardSeen | Pressed | EngineAnswered
+
+
+# -- outputs: commands for the edges ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Light:
+    """Show a layer of lights (replacing what that layer showed before)."""
+
+    layer: str
+    """Layer name: ``fix``, ``lift``, ``hint``, ``computer``, ``last``, ``danger``, ``result``."""
+    effect: Effect
+    """How to show it."""
+    paths: tuple[tuple[Station, ...], ...]
+    """Station sequences to light, each in order of travel; a lone point is a path of one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Clear:
+    """Turn a layer of lights off."""
+
+    layer: str
+    """Layer name."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySound:
+    """Sound the buzzer."""
+
+    sound: Sound
+    """Which sound."""
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """A message for the player (terminal, log, simulator panel)."""
+
+    text: str
+    """One line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Think:
+    """Ask the engine for a move; answer with ``EngineAnswered``."""
+
+    request: int
+    """Number to quote in the answer; answers to older requests are ignored."""
+    purpose: Purpose
+    """Hint for the player, or the computer's own move."""
+    position: Position
+    """Where to search from."""
+    history: tuple[Position, ...]
+    """Positions of the game before this one, for repetitions."""
+    plies_without_capture: int
+    """Plies since the last capture, for the no-capture limit."""
+    variant: Variant
+    """The rules."""
+    endings: Endings
+    """Which endings apply."""
+    level: int
+    """Strength 1-10 (hints always use full strength)."""
+
+
+# -- outputs: what happened in the game ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """A move was made on the board and accepted."""
+
+    move: Move
+    """The move."""
+    by: Color
+    """Who moved."""
+    position: Position
+    """The position after it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Illegal:
+    """The board shows something that is not a legal move; these points differ."""
+
+    fix: tuple[Point, ...]
+    """Points that differ from the last legal position."""
+
+
+@dataclass(frozen=True, slots=True)
+class Restored:
+    """After an illegal reading, the board is back at the last legal position."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lifted:
+    """A piece of the side to move is off the board: a move is under way."""
+
+    point: Point
+    """Where it stood."""
+    targets: tuple[Point, ...]
+    """Where it may go (step and slide targets, captured points)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HintShown:
+    """The engine's best move is lit."""
+
+    move: Move
+    """The move shown."""
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerChose:
+    """The computer's reply, lit for the player to carry out."""
+
+    move: Move
+    """The move."""
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """A move was taken back."""
+
+    move: Move
+    """The move taken back."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """The game is over."""
+
+    outcome: Outcome
+    """Who won and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A new game starts; the board must be set to the start position."""
+
+    variant: Variant
+    """The rules of the new game."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModeChanged:
+    """Two players, or against the computer."""
+
+    computer: Color | None
+    """The computer's side, or None for two players."""
+
+
+Decision = (
+    Light
+    | Clear
+    | PlaySound
+    | Say
+    | Think
+    | Accepted
+    | Illegal
+    | Restored
+    | Lifted
+    | HintShown
+    | ComputerChose
+    | Undone
+    | GameEnded
+    | NewGame
+    | ModeChanged
+)

@@ -1,0 +1,420 @@
+"""The referee: a pure state machine from board readings and button presses to decisions.
+
+It reads moves off the difference between the last accepted position and each
+stable reading. A reading is one of:
+
+- the accepted position itself (nothing to do, or the board was put right again);
+- the position after exactly one legal move: the move is accepted;
+- a move under way: a piece of the side to move lifted, the piece to be captured
+  taken off first, both, or (Borobudur) the jumper landed with its victim still
+  there: the lamps show where the move can go, and nothing is decided yet;
+- anything else: illegal. The differing points blink until the board is back at
+  the accepted position or shows a legal move from it. The referee never guesses.
+
+No clock, no threads, no I/O: every rule of play is testable in microseconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from controller.decisions import (
+    Accepted,
+    BoardSeen,
+    Button,
+    Clear,
+    ComputerChose,
+    Decision,
+    Effect,
+    EngineAnswered,
+    GameEnded,
+    HintShown,
+    Illegal,
+    Input,
+    Lifted,
+    Light,
+    ModeChanged,
+    NewGame,
+    PlaySound,
+    Pressed,
+    Purpose,
+    Restored,
+    Say,
+    Sound,
+    Think,
+    Undone,
+)
+from controller.game import Endings, Game, Outcome, Winner
+from controller.geometry import Point, Station, bit, point_name, points_of
+from controller.match import Match
+from controller.movegen import legal_moves, make_move
+from controller.moves import Move, MoveKind
+from controller.position import Color, Position
+from controller.reading import BoardReading
+from controller.variants import Variant
+
+FULL_STRENGTH = 10
+MODE_CYCLE: tuple[Color | None, ...] = (None, Color.BLACK, Color.RED)
+"""The mode button steps through: two players, computer plays black, computer plays red."""
+
+# Layers of lights, from the most to the least urgent.
+FIX, LIFT, COMPUTER, HINT, LAST, DANGER, RESULT = (
+    "fix",
+    "lift",
+    "computer",
+    "hint",
+    "last",
+    "danger",
+    "result",
+)
+
+
+def _names(points: list[Point] | tuple[Point, ...]) -> str:
+    return " ".join(point_name(point) for point in points)
+
+
+def _singles(points: list[Point] | tuple[Point, ...]) -> tuple[tuple[Station, ...], ...]:
+    return tuple((point,) for point in points)
+
+
+@dataclass
+class Referee:
+    """Watches one game (or a match) on a physical board."""
+
+    variant: Variant = Variant.STANDARD
+    """The rules."""
+    computer: Color | None = None
+    """The computer's side; None for two players checking each other."""
+    level: int = 5
+    """The computer's strength, 1-10."""
+    endings: Endings = field(default_factory=Endings)
+    """Which endings apply."""
+    show_danger: bool = False
+    """Blink the side to move's pieces that the opponent could capture next."""
+    match: Match | None = None
+    """When set, finished games are scored and colours swap between games."""
+    game: Game | None = None
+    """The game to watch; None starts a new one. A resumed game must be set up first."""
+
+    settled: bool = field(default=False, init=False)
+    """Whether the board has shown the game's position since the last setup or undo."""
+    computer_move: Move | None = field(default=None, init=False)
+    """The computer's reply, lit and waiting to be carried out on the board."""
+    hint: Move | None = field(default=None, init=False)
+    """The hint on show, if any."""
+    _request: int = field(default=0, init=False)
+    _pending: Purpose | None = field(default=None, init=False)
+    _reading: BoardReading | None = field(default=None, init=False)
+    _illegal: bool = field(default=False, init=False)
+
+    def __post_init__(self) -> None:
+        if self.game is None:
+            self.game = Game(self.variant, endings=self.endings)
+        self.variant = self.game.variant
+        self.endings = self.game.endings
+
+    # -- the public face ------------------------------------------------------------
+
+    @property
+    def current(self) -> Game:
+        """The game being played."""
+        assert self.game is not None
+        return self.game
+
+    @property
+    def position(self) -> Position:
+        """The last accepted position."""
+        return self.current.position
+
+    @property
+    def is_computer_turn(self) -> bool:
+        """Whether the side to move is the computer's."""
+        return self.computer is not None and self.position.turn is self.computer
+
+    def handle(self, event: Input) -> list[Decision]:
+        """Take one input and return what to do about it."""
+        if isinstance(event, BoardSeen):
+            return self._board(event.reading)
+        if isinstance(event, Pressed):
+            return self._press(event.button)
+        return self._engine(event)
+
+    def start(self) -> list[Decision]:
+        """Decisions at switch-on: the board must first show the game's position."""
+        return [Say(f"set up the board: {self.position.board_string()}")]
+
+    # -- board readings -------------------------------------------------------------
+
+    def _board(self, reading: BoardReading) -> list[Decision]:
+        if reading.size != self.position.size:
+            return [Say(f"the camera reads a {reading.size}x{reading.size} board")]
+        if reading == self._reading:
+            return []
+        self._reading = reading
+        position = self.position
+        if not self.settled:
+            return self._setup(reading)
+        if self.current.is_over:
+            return []
+        if reading.matches(position):
+            decisions: list[Decision] = [Clear(LIFT)]
+            if self._illegal:
+                self._illegal = False
+                decisions += [Restored(), Clear(FIX)]
+            return decisions
+        if self.is_computer_turn and self.computer_move is None:
+            return self._refuse(reading, "wait for the computer's move")
+        move = self._move_shown(reading)
+        if move is not None:
+            if self.is_computer_turn and move != self.computer_move:
+                assert self.computer_move is not None
+                return self._refuse(reading, f"play the computer's move {self.computer_move}")
+            return self._accept(move)
+        under_way = self._under_way(reading)
+        if under_way is not None:
+            if self._illegal:
+                self._illegal = False
+                under_way.append(Clear(FIX))
+            return under_way
+        return self._refuse(reading, "not a legal move")
+
+    def _setup(self, reading: BoardReading) -> list[Decision]:
+        differences = reading.differences(self.position)
+        if differences:
+            return [Light(FIX, Effect.STEADY, _singles(differences))]
+        self.settled = True
+        self._illegal = False
+        decisions: list[Decision] = [Clear(FIX), Say("board ready")]
+        return decisions + self._turn_begins()
+
+    def _refuse(self, reading: BoardReading, why: str) -> list[Decision]:
+        fix = tuple(reading.differences(self.position))
+        self._illegal = True
+        return [
+            Illegal(fix),
+            Clear(LIFT),
+            Light(FIX, Effect.BLINK, _singles(fix)),
+            PlaySound(Sound.ILLEGAL),
+            Say(f"{why}: put back {_names(fix)}"),
+        ]
+
+    def _move_shown(self, reading: BoardReading) -> Move | None:
+        for move in legal_moves(self.position, self.variant):
+            after = make_move(self.position, move)
+            if reading.matches(after):
+                return move
+        return None
+
+    def _under_way(self, reading: BoardReading) -> list[Decision] | None:
+        """Decisions for a move in progress, or None when the reading is not one."""
+        position = self.position
+        mover = position.turn
+        own, opp = position.pieces(mover), position.pieces(mover.other)
+        seen_own, seen_opp = reading.red, reading.black
+        if mover is Color.BLACK:
+            seen_own, seen_opp = seen_opp, seen_own
+        lifted = own & ~seen_own
+        taken = opp & ~seen_opp
+        placed = seen_own & ~own
+        if seen_opp & ~opp or lifted.bit_count() > 1 or taken.bit_count() > 1:
+            return None
+        moves = legal_moves(position, self.variant)
+        if not placed and lifted and not taken:
+            point = lifted.bit_length() - 1
+            own_moves = [move for move in moves if move.origin == point]
+            targets = tuple(move.target for move in own_moves)
+            return [Lifted(point, targets), self._light_moves(own_moves)]
+        fitting = [
+            move
+            for move in moves
+            if move.is_capture
+            and (not lifted or bit(move.origin) == lifted)
+            and (not taken or bit(move.target) == taken)
+            and (not placed or (move.landing is not None and bit(move.landing) == placed))
+        ]
+        if not fitting or not (taken or placed):
+            return None
+        if placed and not lifted:
+            return None
+        return [self._light_moves(fitting)]
+
+    @staticmethod
+    def _light_moves(moves: list[Move]) -> Light:
+        paths = tuple(
+            move.path if move.kind is not MoveKind.STEP else (move.target,) for move in moves
+        )
+        return Light(LIFT, Effect.STEADY, paths)
+
+    def _accept(self, move: Move) -> list[Decision]:
+        by = self.position.turn
+        self.current.play(move)
+        self.computer_move = self.hint = None
+        self._pending = None
+        self._illegal = False
+        decisions: list[Decision] = [
+            Accepted(move, by, self.position),
+            PlaySound(Sound.ACCEPTED),
+            Clear(FIX),
+            Clear(LIFT),
+            Clear(HINT),
+            Clear(COMPUTER),
+        ]
+        if move.is_capture:
+            decisions.append(Light(LAST, Effect.CHASE, (move.path,)))
+        else:
+            decisions.append(Clear(LAST))
+        outcome = self.current.outcome
+        if outcome is not None:
+            return decisions + self._game_over(outcome)
+        return decisions + self._turn_begins()
+
+    def _turn_begins(self) -> list[Decision]:
+        decisions: list[Decision] = []
+        outcome = self.current.outcome
+        if outcome is not None:
+            return self._game_over(outcome)
+        if self.show_danger:
+            decisions.append(self._danger())
+        if self.is_computer_turn and self.computer_move is None:
+            decisions.append(self._think(Purpose.COMPUTER))
+        return decisions
+
+    def _danger(self) -> Decision:
+        position = self.position
+        threats = [
+            move.target
+            for move in legal_moves(position.with_turn(position.turn.other), self.variant)
+            if move.is_capture
+        ]
+        if not threats:
+            return Clear(DANGER)
+        return Light(DANGER, Effect.BLINK, _singles(sorted(set(threats))))
+
+    def _game_over(self, outcome: Outcome) -> list[Decision]:
+        if self.match is not None and not self.match.is_over:
+            self.match.record(outcome)
+        position = self.position
+        if outcome.winner is Winner.DRAW:
+            shown = position.red | position.black
+        else:
+            shown = position.pieces(Color.RED if outcome.winner is Winner.RED else Color.BLACK)
+        decisions: list[Decision] = [
+            GameEnded(outcome),
+            PlaySound(Sound.GAME_OVER),
+            Clear(DANGER),
+            Light(RESULT, Effect.BLINK, _singles(points_of(shown))),
+            Say(f"game over: {outcome}"),
+        ]
+        if self.match is not None:
+            totals = ", ".join(f"{name} {score}" for name, score in self.match.totals.items())
+            decisions.append(Say(f"match: {totals}"))
+        return decisions
+
+    # -- the engine -----------------------------------------------------------------
+
+    def _think(self, purpose: Purpose) -> Think:
+        self._request += 1
+        self._pending = purpose
+        game = self.current
+        return Think(
+            request=self._request,
+            purpose=purpose,
+            position=game.position,
+            history=tuple(game.positions[:-1]),
+            plies_without_capture=game.plies_without_capture,
+            variant=self.variant,
+            endings=self.endings,
+            level=self.level if purpose is Purpose.COMPUTER else FULL_STRENGTH,
+        )
+
+    def _engine(self, answer: EngineAnswered) -> list[Decision]:
+        if answer.request != self._request or self._pending is None:
+            return []  # a stale answer: the game moved on since the question
+        purpose, self._pending = self._pending, None
+        if answer.move not in legal_moves(self.position, self.variant):
+            return [Say(f"the engine proposed an illegal move: {answer.move}")]
+        if purpose is Purpose.HINT:
+            self.hint = answer.move
+            return [
+                HintShown(answer.move),
+                Light(HINT, Effect.PULSE, (answer.move.path,)),
+                Say(f"hint: {answer.move}"),
+            ]
+        self.computer_move = answer.move
+        return [
+            ComputerChose(answer.move),
+            Light(COMPUTER, Effect.CHASE, (answer.move.path,)),
+            PlaySound(Sound.COMPUTER_MOVE),
+            Say(f"computer plays {answer.move}"),
+        ]
+
+    # -- buttons --------------------------------------------------------------------
+
+    def _press(self, button: Button) -> list[Decision]:
+        if button is Button.HINT:
+            return self._hint()
+        if button is Button.UNDO:
+            return self._undo()
+        if button is Button.NEW:
+            return self._new_game()
+        return self._next_mode()
+
+    def _hint(self) -> list[Decision]:
+        if self.current.is_over:
+            return [Say("the game is over")]
+        if not self.settled:
+            return [Say("set up the board first")]
+        if self.is_computer_turn:
+            return [Say("it is the computer's turn")]
+        return [Say("thinking"), self._think(Purpose.HINT)]
+
+    def _undo(self) -> list[Decision]:
+        game = self.current
+        if not game.moves:
+            return [Say("no move to take back")]
+        decisions: list[Decision] = []
+        decisions.append(Undone(game.undo()))
+        # Against the computer, take its reply back too so that the player moves next.
+        if self.computer is not None and game.turn is self.computer and game.moves:
+            decisions.append(Undone(game.undo()))
+        self.computer_move = self.hint = None
+        self._pending = None
+        self._illegal = False
+        decisions += [Clear(name) for name in (LIFT, HINT, COMPUTER, LAST, DANGER, RESULT)]
+        return decisions + self._needs_setup("put the pieces back")
+
+    def _needs_setup(self, what: str) -> list[Decision]:
+        self.settled = False
+        differences = self._reading.differences(self.position) if self._reading else []
+        decisions: list[Decision] = [Say(f"{what}: {self.position.board_string()}")]
+        if self._reading is not None and not differences:
+            self._reading = None  # let the same reading settle the board again
+            return decisions + self._setup(BoardReading.of(self.position))
+        decisions.append(Light(FIX, Effect.STEADY, _singles(differences)))
+        return decisions
+
+    def _new_game(self) -> list[Decision]:
+        if self.match is not None:
+            # Players swap colours after every finished game of a match.
+            if self.computer is not None and self.match.rules.swap_colours and self.current.is_over:
+                self.computer = self.computer.other
+            if self.match.is_over:
+                self.match = Match(self.match.first, self.match.second, self.match.rules)
+        self.game = Game(self.variant, endings=self.endings)
+        self.computer_move = self.hint = None
+        self._pending = None
+        self._illegal = False
+        decisions: list[Decision] = [NewGame(self.variant)]
+        decisions += [Clear(name) for name in (LIFT, HINT, COMPUTER, LAST, DANGER, RESULT)]
+        return decisions + self._needs_setup("new game: set up the start")
+
+    def _next_mode(self) -> list[Decision]:
+        index = MODE_CYCLE.index(self.computer)
+        self.computer = MODE_CYCLE[(index + 1) % len(MODE_CYCLE)]
+        self.computer_move = None
+        self._pending = None
+        text = "two players" if self.computer is None else f"computer plays {self.computer.word}"
+        decisions: list[Decision] = [ModeChanged(self.computer), Clear(COMPUTER), Say(text)]
+        if self.settled and not self.current.is_over and self.is_computer_turn:
+            decisions.append(self._think(Purpose.COMPUTER))
+        return decisions

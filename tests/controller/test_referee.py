@@ -1,0 +1,275 @@
+"""The referee without vision: readings and presses in, decisions out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller import BoardReading, Color, Game, Variant, find_move, make_move, parse_position
+from controller.decisions import (
+    Accepted,
+    BoardSeen,
+    Button,
+    Clear,
+    ComputerChose,
+    Effect,
+    EngineAnswered,
+    GameEnded,
+    HintShown,
+    Illegal,
+    Lifted,
+    Light,
+    NewGame,
+    PlaySound,
+    Pressed,
+    Purpose,
+    Restored,
+    Sound,
+    Think,
+    Undone,
+)
+from controller.geometry import parse_point
+from controller.match import Match, MatchRules
+from controller.position import Position, start_position
+from controller.referee import Referee
+
+
+def seen(board: str | Position) -> BoardSeen:
+    if isinstance(board, Position):
+        return BoardSeen(BoardReading.of(board))
+    return BoardSeen(BoardReading.parse(board))
+
+
+def of_type(decisions: list[Any], kind: type) -> list[Any]:
+    return [decision for decision in decisions if isinstance(decision, kind)]
+
+
+def lights(decisions: list[Any], layer: str) -> list[Light]:
+    return [d for d in decisions if isinstance(d, Light) and d.layer == layer]
+
+
+def ready(referee: Referee) -> list[Any]:
+    return referee.handle(seen(referee.position))
+
+
+def after(position: Position, *names: str, variant: Variant = Variant.STANDARD) -> Position:
+    for name in names:
+        position = make_move(position, find_move(position, name, variant))
+    return position
+
+
+def p(name: str) -> int:
+    return parse_point(name)
+
+
+def test_board_must_match_the_start_before_play() -> None:
+    referee = Referee()
+    decisions = referee.handle(seen("bbbbbb/bbbbb1/6/6/rrrrr1/rrrrrr"))
+    fix = lights(decisions, "fix")
+    assert fix and fix[0].paths == ((p("f2"),), (p("f5"),))
+    assert not referee.settled
+    decisions = ready(referee)
+    assert referee.settled and Clear("fix") in decisions
+
+
+def test_a_step_is_accepted() -> None:
+    referee = Referee()
+    ready(referee)
+    decisions = referee.handle(seen(after(start_position(), "b2-c3")))
+    accepted = of_type(decisions, Accepted)
+    assert [a.move.name for a in accepted] == ["b2-c3"] and accepted[0].by is Color.RED
+    assert PlaySound(Sound.ACCEPTED) in decisions
+    assert referee.position.turn is Color.BLACK
+
+
+def test_lifted_piece_lights_its_targets_and_capture_paths() -> None:
+    start = parse_position("3b2/6/2r3/6/6/6 r")
+    referee = Referee(game=Game(start=start))
+    ready(referee)
+    decisions = referee.handle(seen("3b2/6/6/6/6/6"))
+    lifted = of_type(decisions, Lifted)
+    assert lifted and lifted[0].point == p("c4")
+    assert p("d6") in lifted[0].targets and p("b5") in lifted[0].targets
+    paths = lights(decisions, "lift")[0].paths
+    assert find_move(start, "c4xd6").path in paths
+    assert (p("b5"),) in paths
+    assert not of_type(decisions, Illegal)
+
+
+def test_capture_with_the_captured_piece_taken_off_first() -> None:
+    start = parse_position("3b2/6/2r3/6/6/1r4 r")
+    referee = Referee(game=Game(start=start))
+    ready(referee)
+    taken_first = referee.handle(seen("6/6/2r3/6/6/1r4"))
+    assert not of_type(taken_first, Illegal)
+    assert lights(taken_first, "lift")[0].paths == (find_move(start, "c4xd6").path,)
+    both_off = referee.handle(seen("6/6/6/6/6/1r4"))
+    assert not of_type(both_off, Illegal)
+    done = referee.handle(seen("3r2/6/6/6/6/1r4"))
+    assert [a.move.name for a in of_type(done, Accepted)] == ["c4xd6"]
+    chase = lights(done, "last")
+    assert chase and chase[0].effect is Effect.CHASE
+    assert chase[0].paths == (find_move(start, "c4xd6").path,)
+
+
+def test_capture_with_the_capturer_put_on_top_first() -> None:
+    # The camera sees the top piece: red on d6, c4 empty, is the finished capture.
+    referee = Referee(game=Game(start=parse_position("3b2/6/2r3/6/6/1r4 r")))
+    ready(referee)
+    done = referee.handle(seen("3r2/6/6/6/6/1r4"))
+    assert [a.move.name for a in of_type(done, Accepted)] == ["c4xd6"]
+
+
+def test_illegal_reading_blinks_the_differences_until_restored() -> None:
+    referee = Referee()
+    ready(referee)
+    wrong = referee.handle(seen("bbbbbb/bbbbbb/6/rr4/2rrrr/rrrrrr"))  # a2 and b2 both moved
+    illegal = of_type(wrong, Illegal)
+    assert illegal and set(illegal[0].fix) == {p("a2"), p("b2"), p("a3"), p("b3")}
+    assert lights(wrong, "fix")[0].effect is Effect.BLINK
+    assert PlaySound(Sound.ILLEGAL) in wrong
+    assert not of_type(wrong, Accepted)
+    back = ready(referee)
+    assert of_type(back, Restored) and Clear("fix") in back
+
+
+def test_after_an_illegal_reading_a_legal_move_is_accepted() -> None:
+    referee = Referee()
+    ready(referee)
+    referee.handle(seen("bbbbbb/bbbbbb/6/rr4/6/rrrrrr"))  # two pieces moved
+    decisions = referee.handle(seen(after(start_position(), "a2-a3")))
+    assert [a.move.name for a in of_type(decisions, Accepted)] == ["a2-a3"]
+    assert Clear("fix") in decisions
+
+
+def test_moving_out_of_turn_is_illegal() -> None:
+    referee = Referee()
+    ready(referee)
+    decisions = referee.handle(seen("bbbbbb/1bbbbb/b5/6/rrrrrr/rrrrrr"))
+    assert of_type(decisions, Illegal) and not of_type(decisions, Accepted)
+
+
+def test_computer_reply_is_lit_and_must_be_carried_out_exactly() -> None:
+    referee = Referee(computer=Color.BLACK, level=3)
+    ready(referee)
+    decisions = referee.handle(seen(after(start_position(), "b2-b3")))
+    think = of_type(decisions, Think)
+    assert think and think[0].purpose is Purpose.COMPUTER and think[0].level == 3
+    reply = find_move(think[0].position, "e5-e4")
+    answered = referee.handle(EngineAnswered(think[0].request, reply))
+    assert of_type(answered, ComputerChose)[0].move == reply
+    assert lights(answered, "computer")[0].effect is Effect.CHASE
+    assert PlaySound(Sound.COMPUTER_MOVE) in answered
+    wrong = referee.handle(seen(after(start_position(), "b2-b3", "a5-a4")))
+    assert of_type(wrong, Illegal) and not of_type(wrong, Accepted)
+    right = referee.handle(seen(after(start_position(), "b2-b3", "e5-e4")))
+    accepted = of_type(right, Accepted)
+    assert accepted[0].move == reply and accepted[0].by is Color.BLACK
+    assert Clear("computer") in right
+
+
+def test_computer_moves_first_when_it_plays_red() -> None:
+    referee = Referee(computer=Color.RED)
+    assert of_type(ready(referee), Think)
+
+
+def test_hint_is_shown_until_the_next_move_and_stale_answers_are_ignored() -> None:
+    referee = Referee()
+    ready(referee)
+    think = of_type(referee.handle(Pressed(Button.HINT)), Think)[0]
+    assert think.purpose is Purpose.HINT and think.level == 10
+    hint = find_move(think.position, "c2-c3")
+    shown = referee.handle(EngineAnswered(think.request, hint))
+    assert of_type(shown, HintShown)[0].move == hint
+    assert lights(shown, "hint")[0].effect is Effect.PULSE
+    moved = referee.handle(seen(after(start_position(), "a2-a3")))
+    assert Clear("hint") in moved
+    # An answer to an old question changes nothing.
+    assert referee.handle(EngineAnswered(think.request, hint)) == []
+
+
+def test_undo_shows_what_to_put_back_and_does_not_reaccept_the_move() -> None:
+    referee = Referee()
+    ready(referee)
+    moved = after(start_position(), "b2-c3")
+    referee.handle(seen(moved))
+    undone = referee.handle(Pressed(Button.UNDO))
+    assert [u.move.name for u in of_type(undone, Undone)] == ["b2-c3"]
+    assert set(lights(undone, "fix")[0].paths) == {(p("b2"),), (p("c3"),)}
+    # Lifting the piece and putting it back on c3 must not count as the move again.
+    assert not of_type(referee.handle(seen("bbbbbb/bbbbbb/6/6/r1rrrr/rrrrrr")), Accepted)
+    assert not of_type(referee.handle(seen(moved)), Accepted)
+    assert not referee.settled
+    assert not of_type(referee.handle(seen("bbbbbb/bbbbbb/6/6/rrrrrr/rrrrrr")), Accepted)
+    assert referee.settled and referee.position == start_position()
+    again = referee.handle(seen(moved))
+    assert of_type(again, Accepted)
+
+
+def test_undo_against_the_computer_takes_back_its_reply_too() -> None:
+    referee = Referee(computer=Color.BLACK)
+    ready(referee)
+    think = of_type(referee.handle(seen(after(start_position(), "b2-b3"))), Think)[0]
+    referee.handle(EngineAnswered(think.request, find_move(think.position, "e5-e4")))
+    referee.handle(seen(after(start_position(), "b2-b3", "e5-e4")))
+    undone = referee.handle(Pressed(Button.UNDO))
+    assert [u.move.name for u in of_type(undone, Undone)] == ["e5-e4", "b2-b3"]
+    assert referee.position == start_position()
+
+
+def test_game_over_is_shown_and_scored_in_a_match() -> None:
+    match = Match("Ana", "Budi", MatchRules(games=2))
+    referee = Referee(game=Game(start=parse_position("3b2/6/2r3/6/6/6 r")), match=match)
+    ready(referee)
+    decisions = referee.handle(seen("3r2/6/6/6/6/6"))
+    ended = of_type(decisions, GameEnded)
+    assert ended and ended[0].outcome.winner.value == "red"
+    assert PlaySound(Sound.GAME_OVER) in decisions
+    assert lights(decisions, "result")[0].paths == ((p("d6"),),)
+    assert match.totals == {"Ana": 1, "Budi": 0}
+    new = referee.handle(Pressed(Button.NEW))
+    assert of_type(new, NewGame) and not referee.settled
+    assert lights(new, "fix")  # every point that differs from the start
+    ready(referee)
+    assert referee.settled and referee.position == start_position()
+
+
+def test_mode_button_cycles_and_asks_the_computer_when_it_is_its_turn() -> None:
+    referee = Referee()
+    ready(referee)
+    first = referee.handle(Pressed(Button.MODE))
+    assert referee.computer is Color.BLACK and not of_type(first, Think)
+    second = referee.handle(Pressed(Button.MODE))
+    assert referee.computer is Color.RED and of_type(second, Think)
+    referee.handle(Pressed(Button.MODE))
+    assert referee.computer is None
+
+
+def test_danger_display_blinks_pieces_the_opponent_can_capture() -> None:
+    referee = Referee(game=Game(start=parse_position("3b2/6/2r3/6/6/r5 b")), show_danger=True)
+    decisions = ready(referee)
+    # Black is to move; red c4 could capture black d6 next.
+    danger = lights(decisions, "danger")
+    assert danger and danger[0].effect is Effect.BLINK and danger[0].paths == ((p("d6"),),)
+
+
+def test_borobudur_jump_with_the_victim_still_on_the_board() -> None:
+    start = parse_position("3b2/6/2r3/6/6/6 r")
+    referee = Referee(game=Game(Variant.BOROBUDUR, start=start))
+    ready(referee)
+    # The jumper lands on f4 (up file d, round the NE loop) before d6 is taken off.
+    landed = referee.handle(seen("3b2/6/5r/6/6/6"))
+    assert not of_type(landed, Illegal) and not of_type(landed, Accepted)
+    jump = find_move(start, "c4xd6>f4", Variant.BOROBUDUR)
+    assert lights(landed, "lift")[0].paths == (jump.path,)
+    done = referee.handle(seen("6/6/5r/6/6/6"))
+    assert [a.move.name for a in of_type(done, Accepted)] == ["c4xd6>f4"]
+
+
+def test_a_resumed_game_waits_for_the_board_to_match() -> None:
+    game = Game()
+    game.play("b2-c3")
+    referee = Referee(game=game)
+    waiting = referee.handle(seen(start_position()))
+    assert lights(waiting, "fix") and not referee.settled
+    ready(referee)
+    assert referee.settled and referee.position.turn is Color.BLACK

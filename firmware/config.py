@@ -1,0 +1,291 @@
+"""The board's configuration file (TOML): camera, game, engine, journal and hardware.
+
+Every key is optional; with no file at all a PC runs fully simulated. Example::
+
+    [camera]
+    source = "picamera"        # synthetic, usb, picamera, file (a video), folder (images)
+    device = 0                 # usb: camera index
+    path = "board.mp4"         # file or folder
+    width = 1280
+    height = 720
+    fps = 10
+    calibration = "/home/pi/.config/surakarta/calibration.json"
+
+    [vision]
+    hold_seconds = 0.3         # how long a reading must hold before the referee sees it
+
+    [game]
+    variant = "standard"       # standard, sepur, gonu, borobudur
+    mode = "two-player"        # two-player, computer-red, computer-black
+    level = 5                  # computer strength 1-10
+    no_capture_limit = 50      # plies; 0 turns the limit off
+    repetition = true
+    show_danger = false
+
+    [engine]
+    seconds = 1.0              # thinking time for hints and computer moves
+
+    [journal]
+    path = "~/.local/state/surakarta/journal.json"
+    records = "~/.local/state/surakarta/games"
+
+    [hardware]                 # see hardware/config.py
+    driver = "shift-register"
+
+``check_config`` lists every problem, one line each naming its key; ``load_config``
+raises the first.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from controller import Color, Endings, SurakartaError, Variant, parse_variant
+from hardware.config import HardwareConfig, check_hardware_config, load_hardware_config
+
+CAMERA_SOURCES = ("synthetic", "usb", "picamera", "file", "folder")
+MODES: dict[str, Color | None] = {
+    "two-player": None,
+    "computer-red": Color.RED,
+    "computer-black": Color.BLACK,
+}
+DEFAULT_STATE = Path("~/.local/state/surakarta")
+
+
+class ConfigError(SurakartaError, ValueError):
+    """A configuration file with a problem; the message names the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class CameraConfig:
+    """Where frames come from."""
+
+    source: str = "synthetic"
+    """One of CAMERA_SOURCES."""
+    device: int = 0
+    """USB camera index."""
+    path: Path | None = None
+    """Video file or image folder."""
+    width: int = 640
+    """Frame width asked of the camera."""
+    height: int = 480
+    """Frame height asked of the camera."""
+    fps: float = 10.0
+    """Frames per second to process."""
+    calibration: Path | None = None
+    """Calibration file from ``surakarta calibrate``; needed for real cameras."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """How games are played."""
+
+    variant: Variant = Variant.STANDARD
+    """The rules."""
+    computer: Color | None = None
+    """The computer's side, None for two players."""
+    level: int = 5
+    """Computer strength 1-10."""
+    endings: Endings = field(default_factory=Endings)
+    """Which endings apply."""
+    show_danger: bool = False
+    """Blink pieces that can be captured next."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The whole configuration."""
+
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    """Camera section."""
+    hold_seconds: float = 0.3
+    """Vision stabiliser hold time."""
+    game: GameConfig = field(default_factory=GameConfig)
+    """Game section."""
+    engine_seconds: float = 1.0
+    """Thinking time per engine request."""
+    journal: Path = DEFAULT_STATE / "journal.json"
+    """The game journal."""
+    records: Path = DEFAULT_STATE / "games"
+    """Folder of finished game records."""
+    hardware: HardwareConfig | None = None
+    """The wiring; None means no hardware section (mock pins on a PC)."""
+    source: Path | None = None
+    """The file this came from."""
+
+
+class _Checker:
+    """Reads typed values out of TOML tables, collecting every problem."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def table(self, document: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+        value = document.get(key, {})
+        if not isinstance(value, dict):
+            self.problems.append(f"{key}: expected a table, got {type(value).__name__}")
+            return {}
+        return value
+
+    def known(self, table: Mapping[str, Any], section: str, keys: set[str]) -> None:
+        for key in table:
+            if key not in keys:
+                name = f"{section}.{key}" if section else key
+                self.problems.append(f"{name}: unknown key")
+
+    def get(
+        self,
+        table: Mapping[str, Any],
+        section: str,
+        key: str,
+        kind: type | tuple[type, ...],
+        default: Any,
+        check: Callable[[Any], str | None] | None = None,
+    ) -> Any:
+        if key not in table:
+            return default
+        value = table[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+            expected = " or ".join(k.__name__ for k in kinds)
+            self.problems.append(
+                f"{section}.{key}: expected {expected}, got {type(value).__name__} {value!r}"
+            )
+            return default
+        problem = check(value) if check else None
+        if problem:
+            self.problems.append(f"{section}.{key}: {problem}")
+            return default
+        return value
+
+
+def _positive(value: float) -> str | None:
+    return None if value > 0 else f"must be more than 0, got {value!r}"
+
+
+def _parse(document: Mapping[str, Any], base: Path) -> tuple[Config, list[str]]:
+    c = _Checker()
+    c.known(document, "", {"camera", "vision", "game", "engine", "journal", "hardware"})
+
+    camera = c.table(document, "camera")
+    c.known(camera, "camera", {"source", "device", "path", "width", "height", "fps", "calibration"})
+    source = c.get(
+        camera, "camera", "source", str, "synthetic",
+        lambda v: None if v in CAMERA_SOURCES else f"unknown source {v!r} "
+        f"(expected one of {', '.join(CAMERA_SOURCES)})",
+    )
+    path = c.get(camera, "camera", "path", str, None)
+    calibration = c.get(camera, "camera", "calibration", str, None)
+    calibration_path = (base / Path(calibration).expanduser()) if calibration else None
+    if calibration_path is not None and not calibration_path.is_file():
+        c.problems.append(f"camera.calibration: file not found: {str(calibration_path)!r}")
+    if source in ("file", "folder") and path is None:
+        c.problems.append(f"camera.path: needed for source {source!r}")
+    if source in ("usb", "picamera", "file", "folder") and calibration is None:
+        c.problems.append(f"camera.calibration: needed for source {source!r}")
+    camera_config = CameraConfig(
+        source=source,
+        device=c.get(camera, "camera", "device", int, 0),
+        path=(base / Path(path).expanduser()) if path else None,
+        width=c.get(camera, "camera", "width", int, 640, _positive),
+        height=c.get(camera, "camera", "height", int, 480, _positive),
+        fps=float(c.get(camera, "camera", "fps", (int, float), 10.0, _positive)),
+        calibration=calibration_path,
+    )
+
+    vision = c.table(document, "vision")
+    c.known(vision, "vision", {"hold_seconds"})
+    hold = float(c.get(vision, "vision", "hold_seconds", (int, float), 0.3, _positive))
+
+    game = c.table(document, "game")
+    c.known(game, "game", {"variant", "mode", "level", "no_capture_limit", "repetition",
+                           "show_danger"})
+
+    def variant_problem(value: str) -> str | None:
+        try:
+            parse_variant(value)
+        except SurakartaError as error:
+            return str(error)
+        return None
+
+    variant = c.get(game, "game", "variant", str, "standard", variant_problem)
+    mode = c.get(
+        game, "game", "mode", str, "two-player",
+        lambda v: None if v in MODES else f"unknown mode {v!r} (expected {', '.join(MODES)})",
+    )
+    limit = c.get(
+        game, "game", "no_capture_limit", int, 50,
+        lambda v: None if v >= 0 else f"must be 0 (off) or more, got {v!r}",
+    )
+    game_config = GameConfig(
+        variant=parse_variant(variant),
+        computer=MODES[mode],
+        level=c.get(
+            game, "game", "level", int, 5,
+            lambda v: None if 1 <= v <= 10 else f"must be 1 to 10, got {v!r}",
+        ),
+        endings=Endings(limit or None, c.get(game, "game", "repetition", bool, True)),
+        show_danger=c.get(game, "game", "show_danger", bool, False),
+    )
+
+    engine = c.table(document, "engine")
+    c.known(engine, "engine", {"seconds"})
+    seconds = float(c.get(engine, "engine", "seconds", (int, float), 1.0, _positive))
+
+    journal = c.table(document, "journal")
+    c.known(journal, "journal", {"path", "records"})
+    journal_path = Path(c.get(journal, "journal", "path", str, str(DEFAULT_STATE / "journal.json")))
+    records = Path(c.get(journal, "journal", "records", str, str(DEFAULT_STATE / "games")))
+
+    hardware_table = c.table(document, "hardware")
+    hardware: HardwareConfig | None = None
+    if "hardware" in document:
+        hardware_problems = check_hardware_config(hardware_table)
+        c.problems.extend(hardware_problems)
+        if not hardware_problems:
+            hardware = load_hardware_config(hardware_table)
+
+    config = Config(
+        camera=camera_config,
+        hold_seconds=hold,
+        game=game_config,
+        engine_seconds=seconds,
+        journal=base / journal_path.expanduser(),
+        records=base / records.expanduser(),
+        hardware=hardware,
+    )
+    return config, c.problems
+
+
+def _read(path: Path) -> Mapping[str, Any]:
+    try:
+        with path.open("rb") as file:
+            return tomllib.load(file)
+    except FileNotFoundError:
+        raise ConfigError(f"config file not found: {str(path)!r}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"invalid TOML in {str(path)!r}: {error}") from None
+
+
+def check_config(path: Path) -> list[str]:
+    """Every problem of a config file, one line each naming the key; empty when valid."""
+    try:
+        document = _read(path)
+    except ConfigError as error:
+        return [str(error)]
+    return _parse(document, path.parent)[1]
+
+
+def load_config(path: Path | None) -> Config:
+    """The configuration in ``path`` (None: the defaults); raises ConfigError."""
+    if path is None:
+        return Config(journal=DEFAULT_STATE.expanduser() / "journal.json",
+                      records=DEFAULT_STATE.expanduser() / "games")
+    config, problems = _parse(_read(path), path.parent)
+    if problems:
+        raise ConfigError(f"{path}: {problems[0]}")
+    return replace(config, source=path)

@@ -1,0 +1,144 @@
+"""The game journal: the game in progress, written atomically after every accepted move.
+
+A power cut at any moment leaves either the previous journal or the new one, never
+a torn file: the new state goes to a temporary file in the same folder, is flushed
+to the disk with fsync, and then renamed over the old one (an atomic step on POSIX
+file systems), and the folder itself is synced so the rename survives too.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller import Color, Endings, Game, SurakartaError, parse_position, parse_variant
+from controller.record import GameRecord, write_record
+
+log = logging.getLogger(__name__)
+
+FORMAT_VERSION = 1
+
+
+class BadJournal(SurakartaError, ValueError):
+    """A journal that cannot be read back."""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionState:
+    """What must survive a power cut: the game and how it is being played."""
+
+    game: Game
+    """The game with every accepted move."""
+    computer: Color | None
+    """The computer's side, or None for two players."""
+    level: int
+    """The computer's strength."""
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so that a crash leaves the old or the new file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    directory = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+def state_to_json(state: SessionState) -> str:
+    game = state.game
+    assert game.start is not None
+    document = {
+        "format": FORMAT_VERSION,
+        "variant": game.variant.value,
+        "start": str(game.start),
+        "moves": [move.name for move in game.moves],
+        "no_capture_limit": game.endings.no_capture_limit,
+        "repetition": game.endings.repetition,
+        "computer": None if state.computer is None else state.computer.word,
+        "level": state.level,
+    }
+    return json.dumps(document, indent=1) + "\n"
+
+
+def state_from_json(text: str) -> SessionState:
+    """Rebuild the session; raises BadJournal with the reason."""
+    try:
+        document: dict[str, Any] = json.loads(text)
+        if document.get("format") != FORMAT_VERSION:
+            raise BadJournal(f"unknown journal format: {document.get('format')!r}")
+        endings = Endings(document["no_capture_limit"], bool(document["repetition"]))
+        game = Game(parse_variant(document["variant"]), parse_position(document["start"]), endings)
+        for name in document["moves"]:
+            game.play(name)
+        computer = document["computer"]
+        level = int(document["level"])
+        return SessionState(
+            game, None if computer is None else Color.RED if computer == "red" else Color.BLACK,
+            level,
+        )
+    except BadJournal:
+        raise
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise BadJournal(f"unreadable journal: {error}") from None
+
+
+class Journal:
+    """The journal file of one board, and the folder of finished game records."""
+
+    def __init__(self, path: Path, records: Path | None = None) -> None:
+        self.path = path
+        self.records = records if records is not None else path.parent / "games"
+
+    def save(self, state: SessionState) -> None:
+        """Write the session after an accepted move, undo or new game."""
+        atomic_write(self.path, state_to_json(state))
+
+    def load(self) -> SessionState | None:
+        """The saved session; None when there is none. A corrupt journal is set aside
+        (renamed with a ``.corrupt`` suffix) with one log line, so the board starts a
+        new game instead of failing at every start."""
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeDecodeError) as error:
+            return self._set_aside(str(error))
+        try:
+            return state_from_json(text)
+        except BadJournal as error:
+            return self._set_aside(str(error))
+
+    def _set_aside(self, reason: str) -> None:
+        aside = self.path.with_name(f"{self.path.name}.{int(time.time())}.corrupt")
+        os.replace(self.path, aside)
+        log.error("journal %s could not be read (%s); moved to %s", self.path, reason, aside)
+        return None
+
+    def archive(self, state: SessionState, tags: dict[str, str] | None = None) -> Path:
+        """Save a finished game as a record file and return its path."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = self.records / f"game-{stamp}.txt"
+        number = 1
+        while path.exists():
+            number += 1
+            path = self.records / f"game-{stamp}-{number}.txt"
+        base = {"Date": time.strftime("%Y.%m.%d"), "Event": "Smart board game"}
+        atomic_write(path, write_record(GameRecord(state.game, {**base, **(tags or {})})))
+        return path

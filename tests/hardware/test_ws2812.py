@@ -1,0 +1,51 @@
+"""WS2812 over SPI: the bit encoding, and the bytes that leave the SPI data line."""
+
+from __future__ import annotations
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockSPIDevice
+
+from hardware.chain import Chain
+from hardware.lamps import LampLayout
+from hardware.ws2812 import RESET_BYTES, Ws2812Strip, encode_ws2812, scaled
+
+
+def test_each_led_bit_becomes_three_spi_bits_in_green_red_blue_order() -> None:
+    # Green 0x00 -> 100 x 8, red 0xff -> 110 x 8, blue 0x00 -> 100 x 8.
+    zero_byte = bytes.fromhex("924924")
+    one_byte = bytes.fromhex("db6db6")
+    assert encode_ws2812([(255, 0, 0)]) == zero_byte + one_byte + zero_byte
+    assert encode_ws2812([(0, 0, 255), (0, 255, 0)]) == (
+        zero_byte + zero_byte + one_byte + one_byte + zero_byte + zero_byte
+    )
+    # 0x80: only the most significant bit set -> 110 then 100 x 7.
+    assert encode_ws2812([(0, 0x80, 0)])[:3] == bytes.fromhex("d24924")
+    assert encode_ws2812([]) == b""
+
+
+def test_bad_channel_is_refused() -> None:
+    with pytest.raises(ValueError, match="256"):
+        encode_ws2812([(256, 0, 0)])
+
+
+def test_scaled_colour() -> None:
+    assert scaled((200, 100, 50), 0.5) == (100, 50, 25)
+    assert scaled((200, 100, 50), 2.0) == (200, 100, 50)
+
+
+def test_strip_sends_the_encoded_frame_over_spi(mock_factory: MockFactory) -> None:
+    layout = LampLayout(6, inner_loop_lamps=0, outer_loop_lamps=0)
+    order = ["a1", "b1", "c1", *[n for n in layout.names if n not in ("a1", "b1", "c1")]]
+    chain = Chain.of(layout, order)
+    # gpiozero's mock SPI device records every bit clocked out while selected.
+    listener = MockSPIDevice(clock_pin=11, mosi_pin=10, select_pin=8, pin_factory=mock_factory)
+    strip = Ws2812Strip(chain, colour=(200, 100, 40), max_brightness=0.5, pin_factory=mock_factory)
+    strip.write({"b1": 1.0, "c1": 0.5})
+    received = bytes(
+        int("".join(str(int(bit)) for bit in listener.rx_buf[i : i + 8]), 2)
+        for i in range(0, len(listener.rx_buf), 8)
+    )
+    expected = encode_ws2812([(0, 0, 0), (100, 50, 20), (50, 25, 10)] + [(0, 0, 0)] * 37)
+    assert received == expected + bytes(RESET_BYTES)
+    strip.close()
+    listener.close()

@@ -410,7 +410,11 @@ class Referee:
 
     def _next_mode(self) -> list[Decision]:
         index = MODE_CYCLE.index(self.computer)
-        self.computer = MODE_CYCLE[(index + 1) % len(MODE_CYCLE)]
+        return self.set_mode(MODE_CYCLE[(index + 1) % len(MODE_CYCLE)])
+
+    def set_mode(self, computer: Color | None) -> list[Decision]:
+        """Play against the computer on ``computer``'s side, or two players (None)."""
+        self.computer = computer
         self.computer_move = None
         self._pending = None
         text = "two players" if self.computer is None else f"computer plays {self.computer.word}"

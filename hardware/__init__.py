@@ -24,7 +24,14 @@ from hardware.drivers import (
 )
 from hardware.effects import Blink, Chase, Effect, Pulse, Steady, frame_at
 from hardware.errors import HardwareConfigError, HardwareError
-from hardware.lamps import Lamp, LampKind, LampLayout, default_chain_order, lamps_for_move
+from hardware.lamps import (
+    Lamp,
+    LampKind,
+    LampLayout,
+    default_chain_order,
+    lamps_for_move,
+    lamps_for_stations,
+)
 from hardware.scene import LampRefresher, LedScene
 from hardware.ws2812 import Ws2812Strip, encode_ws2812
 
@@ -64,6 +71,7 @@ __all__ = [
     "encode_ws2812",
     "frame_at",
     "lamps_for_move",
+    "lamps_for_stations",
     "load_hardware_config",
     "load_hardware_file",
 ]

@@ -12,12 +12,21 @@ up, so a drawing or a simulator can place every lamp.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 
-from controller.geometry import CircuitKind, Corner, Loop, Point, geometry, point_name, point_xy
+from controller.geometry import (
+    CircuitKind,
+    Corner,
+    Loop,
+    Point,
+    Station,
+    geometry,
+    point_name,
+    point_xy,
+)
 from controller.moves import Move
 
 DEFAULT_LOOP_LAMPS = {CircuitKind.INNER: 3, CircuitKind.OUTER: 5}
@@ -189,9 +198,17 @@ def lamps_for_move(layout: LampLayout, move: Move) -> list[str]:
     """
     if not move.path:
         return [point_name(move.origin), point_name(move.destination)]
+    try:
+        return lamps_for_stations(layout, move.path)
+    except ValueError as error:
+        raise ValueError(f"path of {move.name!r}: {error}") from None
+
+
+def lamps_for_stations(layout: LampLayout, stations: Sequence[Station]) -> list[str]:
+    """The lamps along a sequence of path stations (points and loops), in order."""
     lamps: list[str] = []
     previous: Point | None = None
-    for station in move.path:
+    for station in stations:
         if isinstance(station, Loop):
             arc = layout.loop_lamp_names(station)
             if previous == station.row_end:
@@ -199,7 +216,7 @@ def lamps_for_move(layout: LampLayout, move: Move) -> list[str]:
             elif previous == station.column_end:
                 lamps.extend(reversed(arc))
             else:
-                raise ValueError(f"path of {move.name!r} enters loop {station.name!r} mid-air")
+                raise ValueError(f"the path enters loop {station.name!r} mid-air")
         else:
             lamps.append(point_name(station))
             previous = station

@@ -75,6 +75,11 @@ class LedScene:
         with self._lock:
             return tuple(name for name, _ in self._sorted())
 
+    def effects(self) -> list[tuple[str, Effect]]:
+        """Each layer's name and effect, bottom first."""
+        with self._lock:
+            return [(name, layer.effect) for name, layer in self._sorted()]
+
     def _sorted(self) -> list[tuple[str, _Layer]]:
         return sorted(self._layers.items(), key=lambda item: (item[1].priority, item[1].order))
 

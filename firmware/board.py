@@ -1,0 +1,205 @@
+"""The board's brain at the edge: carries out the referee's decisions.
+
+``BoardSession`` feeds inputs to the referee and turns its decisions into lamp
+effects, sounds, engine requests, journal writes and an event stream. The camera
+loop (``firmware.camera``) and the buttons feed it; it owns no clock of its own:
+the caller passes the time, so the same code runs live and in simulated time.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from controller.decisions import (
+    Accepted,
+    Clear,
+    ComputerChose,
+    Decision,
+    Effect,
+    GameEnded,
+    HintShown,
+    Illegal,
+    Input,
+    Lifted,
+    Light,
+    ModeChanged,
+    NewGame,
+    PlaySound,
+    Restored,
+    Say,
+    Sound,
+    Think,
+    Undone,
+)
+from controller.geometry import Station, point_name
+from controller.referee import COMPUTER, DANGER, FIX, HINT, LAST, LIFT, RESULT, Referee
+from firmware.engine_service import EngineService
+from firmware.journal import Journal, SessionState
+from hardware.buzzer import Sound as BuzzerSound
+from hardware.effects import Blink, Chase, Pulse, Steady
+from hardware.effects import Effect as LampEffect
+from hardware.lamps import LampLayout, lamps_for_move, lamps_for_stations
+from hardware.scene import LedScene
+
+log = logging.getLogger(__name__)
+
+# Layers drawn on top of others win where they share lamps: errors above all.
+LAYER_PRIORITY = {FIX: 60, LIFT: 50, COMPUTER: 40, HINT: 30, LAST: 20, DANGER: 10, RESULT: 0}
+
+BUZZER_SOUNDS = {
+    Sound.ACCEPTED: BuzzerSound.MOVE_ACCEPTED,
+    Sound.ILLEGAL: BuzzerSound.ILLEGAL_MOVE,
+    Sound.COMPUTER_MOVE: BuzzerSound.COMPUTER_MOVE,
+    Sound.GAME_OVER: BuzzerSound.GAME_OVER,
+}
+
+EventSink = Callable[[dict[str, Any]], None]
+
+
+def _names(stations: tuple[Station, ...] | list[int]) -> list[str]:
+    return [point_name(s) for s in stations if isinstance(s, int)]
+
+
+def lamp_effect(layout: LampLayout, light: Light) -> LampEffect:
+    """The lamp effect that shows a referee ``Light`` on this layout."""
+    lamps: list[str] = []
+    for path in light.paths:
+        for name in lamps_for_stations(layout, path):
+            if light.effect is Effect.CHASE or name not in lamps:
+                lamps.append(name)
+    ordered = tuple(lamps)
+    if light.effect is Effect.BLINK:
+        return Blink(ordered)
+    if light.effect is Effect.CHASE:
+        return Chase(ordered)
+    if light.effect is Effect.PULSE:
+        return Pulse(ordered)
+    return Steady(ordered)
+
+
+def event_of(decision: Decision, layout: LampLayout) -> dict[str, Any] | None:
+    """The event-stream record of a decision (None for commands to the edges)."""
+    if isinstance(decision, Accepted):
+        return {"type": "accepted", "move": decision.move.name, "by": decision.by.word}
+    if isinstance(decision, Illegal):
+        return {"type": "illegal", "fix": _names(list(decision.fix))}
+    if isinstance(decision, Restored):
+        return {"type": "restored"}
+    if isinstance(decision, Lifted):
+        return {
+            "type": "lifted",
+            "point": point_name(decision.point),
+            "targets": _names(list(decision.targets)),
+        }
+    if isinstance(decision, HintShown | ComputerChose):
+        kind = "hint" if isinstance(decision, HintShown) else "computer"
+        lamps = lamps_for_move(layout, decision.move)
+        return {"type": kind, "move": decision.move.name, "lamps": lamps}
+    if isinstance(decision, Undone):
+        return {"type": "undone", "move": decision.move.name}
+    if isinstance(decision, GameEnded):
+        return {
+            "type": "game_over",
+            "result": decision.outcome.winner.value,
+            "reason": decision.outcome.reason.value,
+        }
+    if isinstance(decision, NewGame):
+        return {"type": "new_game", "variant": decision.variant.value}
+    if isinstance(decision, ModeChanged):
+        computer = decision.computer
+        return {"type": "mode", "computer": None if computer is None else computer.word}
+    if isinstance(decision, Say):
+        return {"type": "message", "text": decision.text}
+    return None
+
+
+@dataclass
+class Outputs:
+    """Where decisions go: lamps, sounds, the engine, the journal, the event stream."""
+
+    layout: LampLayout
+    """The lamp layout, to turn paths into lamps."""
+    scene: LedScene
+    """The lamp layers."""
+    engine: EngineService
+    """Answers Think requests."""
+    play_sound: Callable[[BuzzerSound], None] | None = None
+    """The buzzer; None when none is fitted."""
+    journal: Journal | None = None
+    """Where the game is saved after every change."""
+    events: EventSink | None = None
+    """Receives an event dict for each thing that happened (with ``t`` added)."""
+
+
+class BoardSession:
+    """A referee wired to its outputs."""
+
+    def __init__(self, referee: Referee, outputs: Outputs) -> None:
+        self.referee = referee
+        self.outputs = outputs
+        self.last_message = ""
+        """The referee's latest message, for a display."""
+        self.now = 0.0
+
+    def start(self, now: float) -> None:
+        """Announce the game and ask for the board to be set up."""
+        self.now = now
+        self.apply(self.referee.start())
+
+    def feed(self, event: Input, now: float) -> None:
+        """Hand one input to the referee and carry out its decisions."""
+        self.now = now
+        self.apply(self.referee.handle(event))
+
+    def poll_engine(self, now: float) -> None:
+        """Deliver finished engine answers."""
+        while (answer := self.outputs.engine.poll()) is not None:
+            self.feed(answer, now)
+
+    def state(self) -> SessionState:
+        """What the journal keeps."""
+        return SessionState(self.referee.current, self.referee.computer, self.referee.level)
+
+    def _emit(self, record: dict[str, Any]) -> None:
+        if self.outputs.events is not None:
+            self.outputs.events({"t": round(self.now, 3), **record})
+
+    def apply(self, decisions: list[Decision]) -> None:
+        """Carry out decisions (from ``handle`` or from a direct referee call)."""
+        save = False
+        for decision in decisions:
+            record = event_of(decision, self.outputs.layout)
+            if record is not None:
+                self._emit(record)
+            if isinstance(decision, Light):
+                effect = lamp_effect(self.outputs.layout, decision)
+                priority = LAYER_PRIORITY.get(decision.layer, 0)
+                self.outputs.scene.show(decision.layer, effect, priority=priority)
+            elif isinstance(decision, Clear):
+                self.outputs.scene.clear(decision.layer)
+            elif isinstance(decision, PlaySound) and self.outputs.play_sound is not None:
+                self.outputs.play_sound(BUZZER_SOUNDS[decision.sound])
+            elif isinstance(decision, Think):
+                self.outputs.engine.submit(decision)
+            elif isinstance(decision, Say):
+                self.last_message = decision.text
+                log.info("%s", decision.text)
+            elif isinstance(decision, Accepted | Undone | NewGame | ModeChanged):
+                save = True
+            elif isinstance(decision, GameEnded):
+                save = True
+                self._archive()
+        if save and self.outputs.journal is not None:
+            self.outputs.journal.save(self.state())
+
+    def _archive(self) -> None:
+        if self.outputs.journal is None:
+            return
+        try:
+            path = self.outputs.journal.archive(self.state())
+            log.info("game saved to %s", path)
+        except OSError as error:
+            log.error("could not save the finished game: %s", error)

@@ -1,0 +1,52 @@
+"""``surakarta simulate``: a scripted physical session through the whole pipeline."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from firmware.scenario import parse_scenario
+
+NAME = "simulate"
+HELP = "run a scripted session (virtual hand, rendered camera, real vision, referee, mock pins)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("scenario", type=Path, help="scenario file ('-' for standard input)")
+    parser.add_argument("--events", type=Path, help="write the events as JSON lines here")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the camera noise and engine")
+    parser.add_argument("--fps", type=float, default=10.0, help="camera frames per second")
+    parser.add_argument("--no-hands", action="store_true", help="actions are instant, no hand")
+    parser.add_argument("--quiet", action="store_true", help="do not echo events to stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    # Imported here: OpenCV and the mock pins load only for the commands that use them.
+    from firmware.simulation import Simulation, SimulationOptions
+
+    text = sys.stdin.read() if str(args.scenario) == "-" else args.scenario.read_text()
+    steps = parse_scenario(text)
+    if args.fps <= 0:
+        raise ValueError(f"invalid --fps: {args.fps!r} (expected more than 0)")
+    out: TextIO | None = args.events.open("w", encoding="utf-8") if args.events else None
+
+    def write(record: dict[str, Any]) -> None:
+        line = json.dumps(record)
+        if out is not None:
+            out.write(line + "\n")
+            out.flush()
+        if not args.quiet:
+            print(line, flush=True)
+
+    options = SimulationOptions(fps=args.fps, hands=not args.no_hands, seed=args.seed)
+    simulation = Simulation(write, options)
+    try:
+        simulation.run(steps)
+    finally:
+        simulation.close()
+        if out is not None:
+            out.close()
+    return 0

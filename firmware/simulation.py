@@ -1,0 +1,346 @@
+"""A whole board in simulated time: a virtual board and hand, rendered camera frames,
+the real vision, the referee, and the hardware layer on gpiozero's mock pins.
+
+``surakarta simulate`` runs scenarios through it; the soak benchmark plays random
+games through it; the simulator window drives the same pieces in real time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from controller import Color, Move, Position, Variant, find_move, start_position
+from controller.decisions import BoardSeen, Button, Pressed
+from controller.geometry import Point, bit, geometry, point_name, point_xy
+from controller.reading import BoardReading
+from controller.referee import Referee
+from firmware.board import BoardSession, Outputs
+from firmware.engine_service import ImmediateEngine
+from firmware.scenario import Action, BadScenario, Step
+from hardware.build import Hardware, build_hardware
+from hardware.buttons import ButtonName
+from hardware.config import ButtonConfig, HardwareConfig
+from hardware.effects import Blink
+from vision.calibrate import Calibration, calibrate
+from vision.config import VisionConfig
+from vision.reader import BoardReader, FrameReading
+from vision.render import SKIN_TONES, Hand, Scene, render
+from vision.stabiliser import Stabiliser
+
+EventSink = Callable[[dict[str, Any]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """How long a hand takes for each part of an action, in seconds."""
+
+    reach: float = 0.4
+    """From off the board to a point, and grasping."""
+    carry: float = 0.4
+    """From one point to another with a piece."""
+    leave: float = 0.3
+    """From the last point to off the board."""
+    settle: float = 0.8
+    """Pause after an action before the next, so that the camera sees the board."""
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationOptions:
+    """The simulated camera and hand."""
+
+    fps: float = 10.0
+    """Camera frames per second."""
+    hold_seconds: float = 0.3
+    """The vision stabiliser's hold time."""
+    scene: Scene = field(default_factory=lambda: Scene(noise=2.0))
+    """Camera pose and light (its seed is advanced every frame)."""
+    hands: bool = True
+    """Render the hand over the board while it acts (off: actions are instant)."""
+    timing: Timing = field(default_factory=Timing)
+    """How quick the hand is."""
+    engine_depth: int = 2
+    """Search depth of the simulated computer opponent and hints."""
+    seed: int = 0
+    """Seed of everything random."""
+
+
+@dataclass
+class VirtualBoard:
+    """The physical pieces and the hand above them."""
+
+    pieces: dict[Point, Color]
+    """What stands where."""
+    size: int
+    """Lines per side."""
+    hand: tuple[float, float] | None = None
+    """Grid position (file, rank) of the fingertips, or None when the hand is away."""
+    held: list[Color] = field(default_factory=list)
+    """Pieces in the hand (or put aside), last taken last."""
+
+    @classmethod
+    def of(cls, position: Position) -> VirtualBoard:
+        pieces = {}
+        for point in geometry(position.size).points:
+            color = position.piece_at(point)
+            if color is not None:
+                pieces[point] = color
+        return cls(pieces, position.size)
+
+    def reading(self) -> BoardReading:
+        """What a perfect camera would read."""
+        red = sum(bit(p) for p, c in self.pieces.items() if c is Color.RED)
+        black = sum(bit(p) for p, c in self.pieces.items() if c is Color.BLACK)
+        return BoardReading(red, black, self.size)
+
+
+class Simulation:
+    """One board session in simulated time."""
+
+    def __init__(
+        self,
+        events: EventSink,
+        options: SimulationOptions | None = None,
+        variant: Variant = Variant.STANDARD,
+    ) -> None:
+        self.options = options or SimulationOptions()
+        self.emit_raw = events
+        self.t = 0.0
+        self.frame_index = 0
+        self.last_lit: Move | None = None
+        self.hand_left_at: float | None = None
+        self._presses: list[ButtonName] = []
+        self._leds: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+        self._rng = np.random.default_rng(self.options.seed)
+        self.pin_factory = MockFactory(pin_class=MockPWMPin)
+        config = HardwareConfig(
+            board_size=variant.size, buttons=ButtonConfig(bounce_time=0.0)
+        )
+        self.hardware: Hardware = build_hardware(
+            config,
+            self.pin_factory,
+            on_press=self._presses.append,
+            clock=lambda: self.t,
+            sleep=lambda seconds: None,
+        )
+        self._start(variant)
+
+    # -- set-up ---------------------------------------------------------------------
+
+    def _start(self, variant: Variant) -> None:
+        self.variant = variant
+        start = start_position(variant.size)
+        self.board = VirtualBoard.of(start)
+        self.calibration: Calibration = calibrate(VisionConfig(), self._render(start, None))
+        self.reader = BoardReader(self.calibration)
+        self.stabiliser = Stabiliser(self.options.hold_seconds)
+        self.referee = Referee(variant)
+        buzzer = self.hardware.buzzer
+        self.session = BoardSession(
+            self.referee,
+            Outputs(
+                layout=self.hardware.layout,
+                scene=self.hardware.scene,
+                engine=ImmediateEngine(self.options.engine_depth, self.options.seed),
+                play_sound=None if buzzer is None else buzzer.play_now,
+                events=self._event,
+            ),
+        )
+        self.session.start(self.t)
+
+    def close(self) -> None:
+        """Darken the lamps and release the mock pins."""
+        self.hardware.close()
+
+    # -- the camera and the loop ----------------------------------------------------
+
+    def _render(self, board: BoardReading | Position, hand: tuple[float, float] | None) -> Any:
+        scene = dataclasses.replace(self.options.scene, seed=self.options.seed + self.frame_index)
+        if hand is not None:
+            skin = SKIN_TONES[self.options.seed % len(SKIN_TONES)]
+            scene = dataclasses.replace(
+                scene, hand=Hand(edge=2, entry=0.5, reach=hand, width_pitches=1.1, skin=skin)
+            )
+        return render(board, scene)
+
+    def frame(self) -> FrameReading:
+        """Render the board as it is now and read it with the real vision."""
+        image = self._render(self.board.reading(), self.board.hand)
+        self.frame_index += 1
+        return self.reader.read(image)
+
+    def tick(self) -> None:
+        """One camera frame: see, stabilise, referee, engine, buttons, lamps."""
+        stable = self.stabiliser.feed(self.t, self.frame())
+        if stable is not None:
+            self.session.feed(BoardSeen(stable), self.t)
+        self.session.poll_engine(self.t)
+        while self._presses:
+            name = self._presses.pop(0)
+            self.session.feed(Pressed(_BUTTONS[name]), self.t)
+            self.session.poll_engine(self.t)
+        self.hardware.driver.write(self.hardware.scene.frame())
+        self._report_leds()
+        if self.frame_index % 50 == 0:
+            self._forget_pin_history()
+        self.t += 1.0 / self.options.fps
+
+    def advance(self, seconds: float) -> None:
+        """Let ``seconds`` of simulated time pass, frame by frame."""
+        end = self.t + seconds - 1e-9
+        while self.t < end:
+            self.tick()
+
+    def _forget_pin_history(self) -> None:
+        # Mock pins keep every change they ever saw; a long session needs only the last.
+        for pin in self.pin_factory.pins.values():
+            del pin.states[:-1]
+
+    # -- events ---------------------------------------------------------------------
+
+    def _event(self, record: dict[str, Any]) -> None:
+        if record["type"] in ("hint", "computer"):
+            # What ``follow`` carries out: the move the board lit last.
+            self.last_lit = find_move(self.referee.position, record["move"], self.variant)
+        self.emit_raw(record)
+
+    def _report_leds(self) -> None:
+        on: set[str] = set()
+        blink: set[str] = set()
+        for _, effect in self.hardware.scene.effects():
+            (blink if isinstance(effect, Blink) else on).update(effect.lamps)
+        leds = (tuple(sorted(on - blink)), tuple(sorted(blink)))
+        if leds != self._leds:
+            self._leds = leds
+            self.emit_raw({"t": round(self.t, 3), "type": "leds", "on": list(leds[0]),
+                           "blink": list(leds[1])})
+
+    # -- the hand -------------------------------------------------------------------
+
+    def _hand_over(self, point: Point, seconds: float) -> None:
+        self.board.hand = tuple(float(v) for v in point_xy(point))  # type: ignore[assignment]
+        if self.options.hands:
+            self.advance(seconds)
+
+    def _hand_away(self) -> None:
+        if self.board.hand is not None and self.options.hands:
+            self.advance(self.options.timing.leave)
+        self.board.hand = None
+        self.hand_left_at = self.t
+
+    def _take(self, point: Point, line: int) -> None:
+        if point not in self.board.pieces:
+            raise BadScenario(f"line {line}: no piece on {point_name(point)}")
+        self.board.held.append(self.board.pieces.pop(point))
+
+    def _drop(self, point: Point, line: int, color: Color | None = None) -> None:
+        if point in self.board.pieces:
+            raise BadScenario(f"line {line}: {point_name(point)} is already occupied")
+        if color is None:
+            if not self.board.held:
+                raise BadScenario(f"line {line}: the hand holds no piece")
+            color = self.board.held.pop()
+        self.board.pieces[point] = color
+
+    def lift(self, point: Point, line: int = 0) -> None:
+        timing = self.options.timing
+        self._hand_over(point, timing.reach)
+        self._take(point, line)
+        self._hand_away()
+
+    def place(self, point: Point, line: int = 0, color: Color | None = None) -> None:
+        self._hand_over(point, self.options.timing.reach)
+        self._drop(point, line, color)
+        self._hand_away()
+
+    def move(self, origin: Point, target: Point, line: int = 0) -> None:
+        timing = self.options.timing
+        self._hand_over(origin, timing.reach)
+        self._take(origin, line)
+        self._hand_over(target, timing.carry)
+        self._drop(target, line)
+        self._hand_away()
+
+    def capture(self, origin: Point, target: Point, line: int = 0,
+                landing: Point | None = None) -> None:
+        timing = self.options.timing
+        self._hand_over(target, timing.reach)
+        self._take(target, line)
+        self.board.held.pop()  # the captured piece goes to the tray
+        self._hand_over(origin, timing.carry)
+        self._take(origin, line)
+        self._hand_over(landing if landing is not None else target, timing.carry)
+        self._drop(landing if landing is not None else target, line)
+        self._hand_away()
+
+    def carry_out(self, move: Move, line: int = 0) -> None:
+        """Make ``move`` on the board as a person would."""
+        if move.is_capture:
+            self.capture(move.origin, move.target, line, move.landing)
+        else:
+            self.move(move.origin, move.target, line)
+
+    def press(self, button: ButtonName) -> None:
+        """Press and release a button through its mock pin."""
+        assert self.hardware.buttons is not None
+        pin = self.hardware.buttons.button(button).pin
+        pin.drive_low()
+        pin.drive_high()
+        self.tick()
+
+    # -- scenarios ------------------------------------------------------------------
+
+    def run(self, steps: list[Step]) -> None:
+        """Carry out a scenario, then let the board settle."""
+        self.advance(self.options.timing.settle)
+        for step in steps:
+            self.run_step(step)
+            self.advance(self.options.timing.settle)
+
+    def run_step(self, step: Step) -> None:
+        action, points, line = step.action, step.points, step.line
+        for point in points:
+            if not geometry(self.board.size).is_on_board(point):
+                raise BadScenario(f"line {line}: {point_name(point)} is not on the board")
+        if action is Action.VARIANT:
+            assert step.variant is not None
+            if self.referee.current.moves:
+                raise BadScenario(f"line {line}: the variant must come before the first move")
+            if step.variant.size != self.board.size:
+                raise BadScenario(f"line {line}: a scripted session keeps its board size")
+            self._start(step.variant)
+        elif action is Action.MODE:
+            self.session.apply(self.referee.set_mode(step.color))
+            self.session.poll_engine(self.t)
+        elif action is Action.LEVEL:
+            self.referee.level = int(step.number)
+        elif action is Action.MOVE:
+            self.move(points[0], points[1], line)
+        elif action is Action.CAPTURE:
+            self.capture(points[0], points[1], line)
+        elif action is Action.LIFT:
+            self.lift(points[0], line)
+        elif action is Action.PLACE:
+            self.place(points[0], line)
+        elif action is Action.REMOVE:
+            self.lift(points[0], line)
+            self.board.held.pop()
+        elif action is Action.PUT:
+            self.place(points[0], line, step.color)
+        elif action is Action.PRESS:
+            assert step.button is not None
+            self.press(ButtonName(step.button.value))
+        elif action is Action.WAIT:
+            self.advance(step.number)
+        elif action is Action.FOLLOW:
+            if self.last_lit is None:
+                raise BadScenario(f"line {line}: nothing is lit to follow")
+            self.carry_out(self.last_lit, line)
+
+
+_BUTTONS = {name: Button(name.value) for name in ButtonName}

@@ -168,8 +168,15 @@ class BoardSession:
             self.outputs.events({"t": round(self.now, 3), **record})
 
     def apply(self, decisions: list[Decision]) -> None:
-        """Carry out decisions (from ``handle`` or from a direct referee call)."""
-        save = False
+        """Carry out decisions (from ``handle`` or from a direct referee call).
+
+        The journal is written first: once a lamp or a sound confirms a move, the
+        move is on the disk, so a power cut right after loses nothing.
+        """
+        if self.outputs.journal is not None and any(
+            isinstance(d, Accepted | Undone | NewGame | ModeChanged | GameEnded) for d in decisions
+        ):
+            self.outputs.journal.save(self.state())
         for decision in decisions:
             record = event_of(decision, self.outputs.layout)
             if record is not None:
@@ -187,13 +194,8 @@ class BoardSession:
             elif isinstance(decision, Say):
                 self.last_message = decision.text
                 log.info("%s", decision.text)
-            elif isinstance(decision, Accepted | Undone | NewGame | ModeChanged):
-                save = True
             elif isinstance(decision, GameEnded):
-                save = True
                 self._archive()
-        if save and self.outputs.journal is not None:
-            self.outputs.journal.save(self.state())
 
     def _archive(self) -> None:
         if self.outputs.journal is None:

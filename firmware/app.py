@@ -1,0 +1,229 @@
+"""``surakarta run``: the board's main loop on a Pi (or a PC with a camera or files).
+
+Camera frames go through the vision reader and the stabiliser to the referee;
+button presses and engine answers come in between frames. The loop owns the
+clock. A camera that fails is reopened every few seconds while the lamps show an
+error pattern; SIGTERM or Ctrl-C stop the loop and leave every lamp dark.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any
+
+from controller.decisions import BoardSeen, Button, Pressed
+from controller.position import start_position
+from controller.referee import Referee
+from firmware.board import BoardSession, Outputs
+from firmware.config import CameraConfig, Config
+from firmware.engine_service import BackgroundEngine
+from firmware.journal import Journal
+from hardware.build import Hardware, build_hardware
+from hardware.buttons import ButtonName
+from hardware.config import HardwareConfig
+from hardware.effects import Blink
+from vision.calibrate import Calibration, calibrate, load_calibration
+from vision.config import VisionConfig
+from vision.errors import CameraLost, CameraUnavailable
+from vision.reader import BoardReader, ReadStatus
+from vision.render import Scene
+from vision.sources import FrameSource, ImageFolder, OpenCVCapture, PiCamera, SyntheticCamera
+from vision.stabiliser import Stabiliser
+
+log = logging.getLogger(__name__)
+
+CAMERA_RETRY_SECONDS = 3.0
+NO_BOARD_WARNING_SECONDS = 5.0
+TROUBLE_LAYER = "trouble"
+
+
+def open_camera(camera: CameraConfig, board_size: int) -> FrameSource:
+    """The frame source a camera section describes."""
+    if camera.source == "usb":
+        return OpenCVCapture(camera.device, camera.width, camera.height)
+    if camera.source == "picamera":
+        return PiCamera(camera.width, camera.height)
+    if camera.source == "file":
+        assert camera.path is not None
+        return OpenCVCapture(camera.path)
+    if camera.source == "folder":
+        assert camera.path is not None
+        return ImageFolder(camera.path)
+    scene = Scene(width=camera.width, height=camera.height)
+    return SyntheticCamera(start_position(board_size), scene)
+
+
+def load_or_learn_calibration(config: Config, board_size: int) -> Calibration:
+    """The calibration file, or (synthetic camera only) one learnt from a rendered start."""
+    if config.camera.calibration is not None:
+        return load_calibration(config.camera.calibration)
+    source = open_camera(config.camera, board_size)
+    try:
+        frame = source.read()
+    finally:
+        source.close()
+    if frame is None:
+        raise CameraUnavailable("the camera gave no frame to calibrate from")
+    return calibrate(VisionConfig(), frame)
+
+
+@dataclass
+class StopFlag:
+    """Set by SIGTERM / SIGINT; the loop checks it between frames."""
+
+    event: threading.Event
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        log.info("stopping (signal %d)", signum)
+        self.event.set()
+
+
+class BoardApp:
+    """Everything of a running board, wired together."""
+
+    def __init__(
+        self,
+        config: Config,
+        pin_factory: Any = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config
+        self.clock = clock
+        self.stop = threading.Event()
+        variant = config.game.variant
+        self.presses: queue.Queue[ButtonName] = queue.Queue()
+        hardware_config = config.hardware or HardwareConfig(board_size=variant.size)
+        self.hardware: Hardware = build_hardware(
+            hardware_config, pin_factory, on_press=self.presses.put, clock=clock
+        )
+        self.journal = Journal(config.journal, config.records)
+        saved = self.journal.load()
+        referee = Referee(
+            variant,
+            computer=config.game.computer,
+            level=config.game.level,
+            endings=config.game.endings,
+            show_danger=config.game.show_danger,
+            game=saved.game if saved else None,
+        )
+        if saved is not None:
+            referee.computer, referee.level = saved.computer, saved.level
+            log.info("resuming the saved game after %d moves", len(saved.game.moves))
+        self.engine = BackgroundEngine(config.engine_seconds)
+        buzzer = self.hardware.buzzer
+        self.session = BoardSession(
+            referee,
+            Outputs(
+                layout=self.hardware.layout,
+                scene=self.hardware.scene,
+                engine=self.engine,
+                play_sound=None if buzzer is None else buzzer.play,
+                journal=self.journal,
+            ),
+        )
+        self.calibration = load_or_learn_calibration(config, referee.position.size)
+        self.reader = BoardReader(self.calibration)
+        self.stabiliser = Stabiliser(config.hold_seconds)
+        self.source: FrameSource | None = None
+        self._trouble: str | None = None
+        self._no_board_since: float | None = None
+
+    # -- trouble signalling ---------------------------------------------------------
+
+    def _show_trouble(self, text: str) -> None:
+        if self._trouble == text:
+            return
+        self._trouble = text
+        log.error("%s", text)
+        # A slow blink of the four corner points: unlike any game display.
+        size = self.session.referee.position.size
+        letters = "abcdefg"[: size]
+        corners = ("a1", f"{letters[-1]}1", f"a{size}", f"{letters[-1]}{size}")
+        self.hardware.scene.show(TROUBLE_LAYER, Blink(corners, period=1.5), priority=100)
+
+    def _clear_trouble(self) -> None:
+        if self._trouble is not None:
+            log.info("camera and board found again")
+            self._trouble = None
+            self.hardware.scene.clear(TROUBLE_LAYER)
+
+    # -- the loop -------------------------------------------------------------------
+
+    def _camera_frame(self, now: float) -> Any:
+        if self.source is None:
+            try:
+                self.source = open_camera(self.config.camera, self.session.referee.position.size)
+            except CameraUnavailable as error:
+                self._show_trouble(f"camera unavailable: {error}; retrying")
+                return None
+        try:
+            frame = self.source.read()
+        except CameraLost as error:
+            frame = None
+            self._show_trouble(f"camera lost: {error}; retrying")
+        if frame is None:
+            if self._trouble is None:
+                self._show_trouble("the camera delivers no frames; retrying")
+            self.source.close()
+            self.source = None
+            self.stabiliser.reset()
+        return frame
+
+    def step(self) -> None:
+        """One pass of the loop: a frame, button presses, engine answers."""
+        now = self.clock()
+        frame = self._camera_frame(now)
+        if frame is not None:
+            reading = self.reader.read(frame)
+            if reading.status in (ReadStatus.NO_BOARD, ReadStatus.BOARD_MOVED):
+                self._no_board_since = self._no_board_since or now
+                if now - self._no_board_since > NO_BOARD_WARNING_SECONDS:
+                    self._show_trouble("no board in view: check the camera")
+            else:
+                self._no_board_since = None
+                self._clear_trouble()
+            stable = self.stabiliser.feed(now, reading)
+            if stable is not None:
+                self.session.feed(BoardSeen(stable), now)
+        while not self.presses.empty():
+            self.session.feed(Pressed(Button(self.presses.get().value)), now)
+        self.session.poll_engine(now)
+
+    def run(self) -> int:
+        """Run until stopped; every lamp is dark afterwards."""
+        period = 1.0 / self.config.camera.fps
+        self.hardware.start()
+        self.session.start(self.clock())
+        try:
+            while not self.stop.is_set():
+                started = self.clock()
+                self.step()
+                if self._trouble is not None and self.source is None:
+                    self.stop.wait(CAMERA_RETRY_SECONDS)
+                else:
+                    self.stop.wait(max(0.0, period - (self.clock() - started)))
+        finally:
+            self.close()
+        return 0
+
+    def close(self) -> None:
+        """Stop the engine, release the camera, darken the lamps, free the pins."""
+        self.engine.close()
+        if self.source is not None:
+            self.source.close()
+            self.source = None
+        self.hardware.close()
+
+
+def install_signal_handlers(app: BoardApp) -> None:
+    """SIGTERM (systemd stop) and SIGINT (Ctrl-C) end the loop cleanly."""
+    flag = StopFlag(app.stop)
+    signal.signal(signal.SIGTERM, flag)
+    signal.signal(signal.SIGINT, flag)

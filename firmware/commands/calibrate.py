@@ -1,0 +1,47 @@
+"""``surakarta calibrate``: learn the board's place and piece colours from the start position."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+NAME = "calibrate"
+HELP = "learn the board location and piece colours from an image of the start position"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("image", type=Path, metavar="START_IMAGE",
+                        help="camera image of the start position")
+    parser.add_argument("--out", required=True, type=Path, metavar="CAL.json",
+                        help="calibration file to write")
+    parser.add_argument("--corners", metavar="X1,Y1,...,X4,Y4",
+                        help="for a board without markers: the grid corners in image pixels, "
+                             "in the order a1, bottom-right, top-right, top-left")
+    parser.add_argument("--size", default=6, type=int, choices=(6, 7),
+                        help="lines per side of a board without markers (default: 6)")
+
+
+def parse_corners(text: str) -> list[tuple[float, float]]:
+    """``x1,y1,...,x4,y4`` to four points; raises ValueError quoting the text."""
+    try:
+        numbers = [float(part) for part in text.split(",")]
+    except ValueError:
+        numbers = []
+    if len(numbers) != 8:
+        raise ValueError(f"invalid corners: {text!r} (expected x1,y1,x2,y2,x3,y3,x4,y4)")
+    return [(numbers[i], numbers[i + 1]) for i in range(0, 8, 2)]
+
+
+def run(args: argparse.Namespace) -> int:
+    # Imported here so that other subcommands start without loading OpenCV.
+    from vision.calibrate import calibrate, save_calibration
+    from vision.config import VisionConfig
+    from vision.sources import load_image
+
+    corners = None if args.corners is None else parse_corners(args.corners)
+    image = load_image(args.image)
+    calibration = calibrate(VisionConfig(), image, corners, args.size)
+    save_calibration(calibration, args.out)
+    how = "markers" if calibration.uses_markers else "corners"
+    print(f"calibrated {calibration.size}x{calibration.size} board ({how}): wrote {args.out}")
+    return 0

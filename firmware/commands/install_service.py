@@ -1,0 +1,59 @@
+"""``surakarta install-service``: start the board at boot, as a systemd user service."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+from firmware.config import check_config
+
+NAME = "install-service"
+HELP = "install and start the systemd user service that runs the board at boot"
+
+UNIT_NAME = "surakarta.service"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, required=True, help="the board's config file")
+    parser.add_argument(
+        "--unit-dir",
+        type=Path,
+        default=Path("~/.config/systemd/user").expanduser(),
+        help="where user units live (default: ~/.config/systemd/user)",
+    )
+    parser.add_argument("--no-start", action="store_true", help="write the unit, do not start it")
+
+
+def unit_text(config: Path) -> str:
+    """The unit file for this Python and this config."""
+    template = resources.files("firmware").joinpath("data", UNIT_NAME).read_text()
+    return template.format(executable=sys.executable, config=config)
+
+
+def run(args: argparse.Namespace) -> int:
+    config = args.config.expanduser().resolve()
+    problems = check_config(config)
+    if problems:
+        raise ValueError(f"{config}: {problems[0]} (see: surakarta run --config {config} --check)")
+    args.unit_dir.mkdir(parents=True, exist_ok=True)
+    unit = args.unit_dir / UNIT_NAME
+    unit.write_text(unit_text(config))
+    print(f"wrote {unit}")
+    commands = [
+        ["systemctl", "--user", "daemon-reload"],
+        ["systemctl", "--user", "enable", "--now", UNIT_NAME],
+    ]
+    if args.no_start or shutil.which("systemctl") is None:
+        print("to start it now and at every boot:")
+        for command in commands:
+            print("  " + " ".join(command))
+    else:
+        for command in commands:
+            subprocess.run(command, check=True)
+        print(f"started {UNIT_NAME}; logs: journalctl --user -u surakarta -f")
+    print("so that it starts at boot before anyone logs in: sudo loginctl enable-linger $USER")
+    return 0

@@ -1,0 +1,56 @@
+"""``surakarta match``: two GTP engines play a match; prints the score and Elo difference."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from controller.variants import parse_variant
+from firmware.match_runner import GameResult, MatchConfig, run_match, summarize
+
+NAME = "match"
+HELP = "play a match between two GTP engine commands and print the score and Elo difference"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("engine_a", metavar="CMD_A", help="command line of engine A (quoted)")
+    parser.add_argument("engine_b", metavar="CMD_B", help="command line of engine B (quoted)")
+    parser.add_argument("--games", type=int, default=10, help="games to play (default: 10)")
+    parser.add_argument(
+        "--movetime", type=float, default=1.0, help="seconds per move (default: 1.0)"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="games played at once (default: the number of cores)",
+    )
+    parser.add_argument("--variant", default="standard", help="rule variant (default: standard)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the openings (default: 0)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="seconds an engine may take per answer before it loses (default: 10 x movetime + 10)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="print only the final score")
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.movetime > 0:
+        raise ValueError(f"invalid move time: {args.movetime!r} (expected seconds above 0)")
+    if args.jobs < 1:
+        raise ValueError(f"invalid number of jobs: {args.jobs!r} (expected 1 or more)")
+    timeout = args.timeout if args.timeout is not None else 10 * args.movetime + 10
+    config = MatchConfig(
+        (args.engine_a, args.engine_b), parse_variant(args.variant), args.movetime, timeout
+    )
+
+    def show(result: GameResult) -> None:
+        if not args.quiet:
+            print(result.line(), flush=True)
+
+    results = run_match(config, args.games, jobs=args.jobs, seed=args.seed, on_result=show)
+    print(f"A: {args.engine_a}\nB: {args.engine_b}")
+    print(summarize(results).report())
+    return 0

@@ -1,0 +1,94 @@
+"""``surakarta run``: the board. With no config on a PC, the simulator window."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import threading
+from pathlib import Path
+
+NAME = "run"
+HELP = "run the board (with no --config: the simulator window on a PC)"
+
+EXIT_INVALID_CONFIG = 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, help="TOML config file (see firmware/examples/)")
+    parser.add_argument("--check", action="store_true", help="validate the config and exit")
+    parser.add_argument("--exit-after", type=float, help="stop after this many seconds")
+    parser.add_argument("--verbose", action="store_true", help="log every referee message")
+    window = parser.add_argument_group("simulator window (no --config)")
+    window.add_argument("--screenshot", type=Path, help="save the window as PNG when exiting")
+    window.add_argument("--variant", default="standard", help="rule variant")
+    window.add_argument("--computer", choices=("red", "black"), help="play against the computer")
+    window.add_argument("--level", type=int, default=5, help="computer strength 1-10")
+    window.add_argument("--preset", default="clean", help="camera and light: clean or hard")
+    window.add_argument("--no-noise", action="store_true", help="noise-free camera frames")
+    window.add_argument("--seed", type=int, default=0, help="seed of the simulated camera")
+
+
+def _check(path: Path) -> int:
+    from firmware.config import check_config
+
+    problems = check_config(path)
+    for problem in problems:
+        print(f"{path}: {problem}", file=sys.stderr)
+    if problems:
+        return EXIT_INVALID_CONFIG
+    print(f"{path}: valid")
+    return 0
+
+
+def _window(args: argparse.Namespace) -> int:
+    from controller import parse_color, parse_variant
+    from firmware.simulator import WindowOptions, run_window
+
+    options = WindowOptions(
+        variant=parse_variant(args.variant),
+        computer=parse_color(args.computer) if args.computer else None,
+        level=args.level,
+        preset=args.preset,
+        noise=not args.no_noise,
+        screenshot=args.screenshot,
+        exit_after=args.exit_after,
+        seed=args.seed,
+    )
+    return run_window(options)
+
+
+def _board(args: argparse.Namespace) -> int:
+    from firmware.app import BoardApp, install_signal_handlers
+    from firmware.config import load_config
+
+    config = load_config(args.config)
+    pin_factory = None
+    if config.hardware is None:
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        logging.getLogger(__name__).info("no [hardware] section: lamps and buttons on mock pins")
+        pin_factory = MockFactory(pin_class=MockPWMPin)
+    app = BoardApp(config, pin_factory)
+    install_signal_handlers(app)
+    if args.exit_after is not None:
+        timer = threading.Timer(args.exit_after, app.stop.set)
+        timer.daemon = True
+        timer.start()
+    return app.run()
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(
+        level=logging.INFO if args.verbose or args.config else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    if args.check:
+        if args.config is None:
+            raise ValueError("--check needs --config FILE")
+        return _check(args.config)
+    if args.exit_after is not None and args.exit_after <= 0:
+        raise ValueError(f"invalid --exit-after: {args.exit_after!r} (expected more than 0)")
+    if args.config is None:
+        return _window(args)
+    return _board(args)

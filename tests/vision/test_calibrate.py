@@ -1,0 +1,86 @@
+"""Calibration: what it learns, and the clear errors when it cannot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from controller.position import parse_position, start_position
+from vision.calibrate import Calibration, calibrate, load_calibration, save_calibration
+from vision.config import VisionConfig
+from vision.errors import BadCalibration, CalibrationFailed
+from vision.render import RenderOptions, Scene, random_scene, render
+
+
+def test_calibration_learns_the_size_from_the_markers(calibration7: Calibration) -> None:
+    assert calibration7.size == 7 and calibration7.uses_markers
+
+
+def test_not_a_start_position(config: VisionConfig) -> None:
+    image = render(parse_position("bbbbbb/bbbbb1/5b/6/rrrrrr/rrrrrr r"), Scene())
+    with pytest.raises(CalibrationFailed, match=r"does not show the start position.*f5"):
+        calibrate(config, image)
+
+
+def test_an_empty_board_is_not_a_start_position(config: VisionConfig) -> None:
+    with pytest.raises(CalibrationFailed, match=r"start position"):
+        calibrate(config, render(parse_position("6/6/6/6/6/6 r"), Scene()))
+
+
+def test_no_board_found(config: VisionConfig) -> None:
+    with pytest.raises(CalibrationFailed, match=r"no board found"):
+        calibrate(config, np.full((480, 640, 3), 128, np.uint8))
+
+
+def test_a_hand_in_the_calibration_image(config: VisionConfig) -> None:
+    scene = random_scene(np.random.default_rng(2), RenderOptions.preset("hand"))
+    with pytest.raises(CalibrationFailed):
+        calibrate(config, render(start_position(), scene))
+
+
+def test_corners_that_enclose_nothing(config: VisionConfig) -> None:
+    with pytest.raises(CalibrationFailed, match=r"no area"):
+        calibrate(config, render(start_position(), Scene()), corners=[(10.0, 10.0)] * 4)
+
+
+def test_save_and_load_round_trip(calibration6: Calibration, tmp_path: Path) -> None:
+    path = tmp_path / "cal.json"
+    save_calibration(calibration6, path)
+    loaded = load_calibration(path)
+    assert loaded.size == 6 and loaded.corners is None
+    assert np.allclose(loaded.homography, calibration6.homography)
+    assert np.allclose(loaded.colours.means, calibration6.colours.means, atol=1e-5)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(BadCalibration, match=r"cannot read calibration file: '.*nothere.json'"):
+        load_calibration(tmp_path / "nothere.json")
+
+
+@pytest.mark.parametrize("content", [
+    "{not json",
+    "[]",
+    json.dumps({"format": "something-else"}),
+    json.dumps({"format": "surakarta-calibration", "version": 1, "size": 6}),
+    json.dumps({"format": "surakarta-calibration", "version": 1, "size": 9,
+                "homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "colours": {}}),
+])
+def test_corrupt_file(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "cal.json"
+    path.write_text(content)
+    with pytest.raises(BadCalibration, match=r"corrupt calibration file") as error:
+        load_calibration(path)
+    assert "\n" not in str(error.value)
+
+
+def test_corrupt_colour_model(calibration6: Calibration, tmp_path: Path) -> None:
+    path = tmp_path / "cal.json"
+    save_calibration(calibration6, path)
+    data = json.loads(path.read_text())
+    data["colours"]["red"]["covariance"] = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
+    path.write_text(json.dumps(data))
+    with pytest.raises(BadCalibration, match=r"corrupt"):
+        load_calibration(path)

@@ -1,0 +1,114 @@
+"""The vision commands end to end: print-board, render the print, calibrate, read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from controller.position import parse_position, start_position
+from firmware.cli import main
+from vision.render import Pose, RenderOptions, Scene, random_scene, render
+from vision.sheet import MM_PER_INCH
+
+MIDGAME = "bb1bbb/b1bbbb/2b3/6/rrr1rr/rr1rrr r"
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("print")
+    assert main(["print-board", "--out", str(folder / "board.png"),
+                 "--model", str(folder / "model.json")]) == 0
+    return folder
+
+
+def test_print_board_writes_png_and_model(printed: Path) -> None:
+    model = json.loads((printed / "model.json").read_text())
+    sheet = cv2.imread(str(printed / "board.png"), cv2.IMREAD_GRAYSCALE)
+    assert sheet.shape == (3508, 2480)
+    a1 = model["points"]["a1"]
+    # An empty point: the two printed lines cross at a1's pixel.
+    x, y = round(a1[0]), round(a1[1])
+    assert sheet[y, x] < 128 and sheet[y - 40, x] < 128 and sheet[y, x + 40] < 128
+    for corners in model["markers"].values():
+        (left, top) = corners[0]
+        assert sheet[round(top) + 3, round(left) + 3] < 128  # the marker's black border
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".pdf"])
+def test_print_board_vector_formats(tmp_path: Path, suffix: str) -> None:
+    out = tmp_path / f"board{suffix}"
+    assert main(["print-board", "--out", str(out), "--paper", "a3", "--size", "7"]) == 0
+    assert out.stat().st_size > 1000
+
+
+def test_print_board_refuses_unknown_format(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["print-board", "--out", str(tmp_path / "board.gif")]) == 2
+    assert "unsupported output format" in capsys.readouterr().err
+
+
+def test_round_trip_from_print_to_reading(printed: Path, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    sheet = cv2.imread(str(printed / "board.png"), cv2.IMREAD_GRAYSCALE)
+    scene = Scene(pose=Pose(tilt_degrees=20, tilt_direction_degrees=30, rotation_degrees=-12))
+    images = {
+        "start.jpg": render(start_position(), scene, sheet, 300 / MM_PER_INCH),
+        "midgame.jpg": render(parse_position(MIDGAME), scene, sheet, 300 / MM_PER_INCH),
+        "hand.jpg": render(start_position(),
+                           random_scene(np.random.default_rng(1), RenderOptions.preset("hand")),
+                           sheet, 300 / MM_PER_INCH),
+    }
+    for name, image in images.items():
+        cv2.imwrite(str(tmp_path / name), image)
+    cal = str(tmp_path / "cal.json")
+    assert main(["calibrate", str(tmp_path / "start.jpg"), "--out", cal]) == 0
+    capsys.readouterr()
+    status = main(["read", str(tmp_path / "midgame.jpg"), str(tmp_path / "start.jpg"),
+                   "--calibration", cal])
+    assert status == 0
+    start = "bbbbbb/bbbbbb/6/6/rrrrrr/rrrrrr"
+    assert capsys.readouterr().out.split() == [MIDGAME.split()[0], start]
+    debug = tmp_path / "debug.png"
+    status = main(["read", str(tmp_path / "midgame.jpg"), str(tmp_path / "hand.jpg"),
+                   "--calibration", cal, "--debug", str(debug)])
+    assert status == 3
+    assert capsys.readouterr().out.split() == [MIDGAME.split()[0], "occluded"]
+    assert (tmp_path / "debug-1.png").is_file() and (tmp_path / "debug-2.png").is_file()
+
+
+def test_calibrate_with_corners_for_a_board_without_markers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.board_model import board_model
+    from vision.render import point_pixels
+
+    scene = Scene(pose=Pose(tilt_degrees=15))
+    cv2.imwrite(str(tmp_path / "start.png"), render(start_position(), scene))
+    pixels = point_pixels(6, scene)
+    corners = ",".join(f"{v:.1f}" for p in board_model(6).corner_points() for v in pixels[p])
+    cal = tmp_path / "cal.json"
+    assert main(["calibrate", str(tmp_path / "start.png"), "--out", str(cal),
+                 "--corners", corners]) == 0
+    assert "corners" in capsys.readouterr().out
+    assert json.loads(cal.read_text())["corners"] is not None
+
+
+def test_calibrate_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cv2.imwrite(str(tmp_path / "midgame.png"), render(parse_position(MIDGAME), Scene()))
+    assert main(["calibrate", str(tmp_path / "midgame.png"), "--out", "x.json"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "start position" in err
+    assert main(["calibrate", str(tmp_path / "midgame.png"), "--out", "x.json",
+                 "--corners", "1,2,3"]) == 2
+    assert "invalid corners: '1,2,3'" in capsys.readouterr().err
+
+
+def test_read_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "cal.json").write_text("{}")
+    (tmp_path / "image.png").write_bytes(b"garbage")
+    assert main(["read", str(tmp_path / "image.png"), "--calibration",
+                 str(tmp_path / "cal.json")]) == 2
+    assert "corrupt calibration file" in capsys.readouterr().err

@@ -1,0 +1,144 @@
+"""Reading rendered camera images: every point right on clean views, hands never a board."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from controller.position import Position, parse_position, start_position
+from controller.reading import BoardReading
+from vision.board_model import board_model
+from vision.calibrate import Calibration, calibrate
+from vision.config import VisionConfig
+from vision.reader import BoardReader, ReadStatus
+from vision.render import Lighting, Pose, RenderOptions, Scene, Shadow, random_scene, render
+
+POSITIONS_6 = [
+    "bbbbbb/bbbbbb/6/6/rrrrrr/rrrrrr r",
+    "b4b/1r4/2b1r1/3r2/r1b3/5r b",
+    "6/6/2rb2/2br2/6/6 r",
+    "rbrbrb/brbrbr/rbrbrb/brbrbr/rbrbrb/brbrbr r",
+]
+POSITIONS_7 = [
+    "bbbbbbb/bbbbbbb/7/7/7/rrrrrrr/rrrrrrr r",
+    "r5b/7/2b4/3r3/4b2/7/b5r r",
+]
+POSES = [
+    Pose(),
+    Pose(tilt_degrees=30, tilt_direction_degrees=60, rotation_degrees=15, fill=0.8),
+    Pose(tilt_degrees=20, tilt_direction_degrees=200, rotation_degrees=180, fill=0.9),
+    Pose(tilt_degrees=35, tilt_direction_degrees=300, rotation_degrees=-70, fill=0.85),
+]
+
+
+def read(calibration: Calibration, image: np.ndarray) -> BoardReading | None:
+    return BoardReader(calibration).read(image).reading
+
+
+@pytest.mark.parametrize("text", POSITIONS_6)
+@pytest.mark.parametrize("pose", POSES)
+def test_every_point_right_on_clean_views_6x6(
+    calibration6: Calibration, text: str, pose: Pose
+) -> None:
+    position = parse_position(text)
+    image = render(position, Scene(pose=pose, seed=len(text)))
+    assert read(calibration6, image) == BoardReading.of(position)
+
+
+@pytest.mark.parametrize("text", POSITIONS_7)
+@pytest.mark.parametrize("pose", POSES[:3])
+def test_every_point_right_on_clean_views_7x7(
+    calibration7: Calibration, text: str, pose: Pose
+) -> None:
+    position = parse_position(text)
+    image = render(position, Scene(pose=pose, seed=3))
+    assert read(calibration7, image) == BoardReading.of(position)
+
+
+def test_reads_through_coloured_uneven_light_and_a_shadow(calibration6: Calibration) -> None:
+    shadow = Shadow(((0.4, -0.5), (0.7, 0.6), (1.5, 0.6), (1.5, -0.5)), 0.55, 0.04)
+    light = Lighting(brightness=0.6, tint=(0.7, 0.85, 1.0), gradient=0.5, shadows=(shadow,))
+    position = parse_position(POSITIONS_6[1])
+    scene = Scene(pose=POSES[1], lighting=light, noise=5, blur=1.0, jpeg_quality=70)
+    assert read(calibration6, render(position, scene)) == BoardReading.of(position)
+
+
+@pytest.mark.parametrize("size", [6, 7])
+def test_a_hand_over_the_board_never_gives_a_board(config: VisionConfig, size: int,
+                                                   request: pytest.FixtureRequest) -> None:
+    calibration: Calibration = request.getfixturevalue(f"calibration{size}")
+    rng = np.random.default_rng(size)
+    for _ in range(12):
+        scene = random_scene(rng, RenderOptions.preset("hand"), size=size)
+        frame = BoardReader(calibration, config).read(render(start_position(size), scene))
+        assert frame.reading is None
+        assert frame.status in (ReadStatus.OCCLUDED, ReadStatus.NO_BOARD)
+
+
+def test_any_two_distinguishable_piece_colours(config: VisionConfig) -> None:
+    blue, yellow = (170.0, 90.0, 30.0), (40.0, 200.0, 230.0)
+    scene = Scene(piece_colours=(blue, yellow))
+    calibration = calibrate(config, render(start_position(), scene))
+    position = parse_position(POSITIONS_6[2])
+    image = render(position, Scene(piece_colours=(blue, yellow), pose=POSES[1], seed=9))
+    assert read(calibration, image) == BoardReading.of(position)
+
+
+def test_board_without_markers_is_read_from_its_corners(config: VisionConfig) -> None:
+    from vision.render import point_pixels
+
+    scene = Scene(pose=POSES[1])
+    pixels = point_pixels(6, scene)
+    corners = [pixels[p] for p in board_model(6).corner_points()]
+    calibration = calibrate(config, render(start_position(), scene), corners=corners)
+    assert not calibration.uses_markers
+    position = parse_position(POSITIONS_6[1])
+    # Markers play no part: hide them all behind table-coloured patches.
+    image = render(position, scene).copy()
+    marker_free = BoardReader(calibration, config)
+    for corners_mm in board_model(6).markers().values():
+        from vision.render import camera_homography, project_points
+
+        box = project_points(camera_homography(board_model(6), scene), np.array(corners_mm))
+        x0, y0 = np.floor(box.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(box.max(axis=0)).astype(int)
+        image[max(y0, 0):y1, max(x0, 0):x1] = (90, 110, 130)
+    assert marker_free.read(image).reading == BoardReading.of(position)
+
+
+def test_labels_and_confidences_are_reported_per_point(calibration6: Calibration) -> None:
+    position: Position = start_position()
+    frame = BoardReader(calibration6).read(render(position, Scene()))
+    assert frame.status is ReadStatus.OK
+    assert len(frame.points) == len(frame.labels) == len(frame.confidences) == 36
+    assert min(frame.confidences) >= 0.9
+    from controller.geometry import parse_point
+    from vision.colour import PointLabel
+
+    assert frame.label_at(parse_point("a1")) is PointLabel.RED
+    assert frame.label_at(parse_point("c3")) is PointLabel.EMPTY
+    assert frame.label_at(parse_point("f6")) is PointLabel.BLACK
+
+
+def test_the_colour_model_follows_a_slow_change(calibration6: Calibration) -> None:
+    from vision.colour import LABELS, PointLabel
+
+    # Under a new lamp the red pieces look a little orange relative to the paper.
+    orange_red = (50.0, 80.0, 200.0)
+    reader = BoardReader(calibration6)
+    red = LABELS.index(PointLabel.RED)
+    before = reader.colours.means[red].copy()
+    for seed in range(5):
+        scene = Scene(piece_colours=(orange_red, (42.0, 40.0, 40.0)), seed=seed)
+        assert reader.read(render(start_position(), scene)).is_ok
+    target = BoardReader(calibrate(VisionConfig(), render(
+        start_position(), Scene(piece_colours=(orange_red, (42.0, 40.0, 40.0)))))).colours
+    moved_towards = np.linalg.norm(reader.colours.means[red] - target.means[red])
+    assert moved_towards < np.linalg.norm(before - target.means[red])
+
+
+def test_a_grey_array_is_refused(calibration6: Calibration) -> None:
+    from vision.errors import BadImage
+
+    with pytest.raises(BadImage, match="BGR"):
+        BoardReader(calibration6).read(np.zeros((480, 640), np.uint8))

@@ -1,0 +1,54 @@
+"""Every threshold of the vision pipeline, in one frozen value.
+
+Stages are functions ``stage(config, ...)``; none of them keeps its own constants,
+so a test or a benchmark can vary one threshold and see what it does. Distances
+on the board are in pitches (the grid spacing), so the same values fit every
+print size and camera distance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class VisionConfig:
+    """Thresholds and sizes of the vision pipeline."""
+
+    canonical_pitch_px: int = 20
+    """Pixels per pitch in the top-down view the board is sampled in."""
+    canonical_margin: float = 1.0
+    """Pitches of sheet kept around the grid in the top-down view."""
+    point_sample_radius: float = 0.3
+    """Radius of the disc sampled round each point, in pitches; pieces are 0.4 and may sit
+    up to about 0.1 off their point."""
+    line_clearance: float = 0.1
+    """Half-width of the band round the printed lines left out of point samples, pitches."""
+    paper_sample_radius: float = 0.14
+    """Radius of each bare-paper sample between the points, pitches."""
+
+    confident: float = 0.9
+    """Least confidence for a point to count; one point below it and the frame is occluded."""
+    outlier_distance: float = 6.0
+    """Distance (in standard deviations) at which a sample is as likely junk as any class."""
+    colour_floor: float = 0.05
+    """Least standard deviation of a class in each channel of the paper-relative colour."""
+    adaptation_rate: float = 0.02
+    """Share of a confident frame's colours blended into the colour model (slow light change)."""
+
+    paper_chroma_tolerance: float = 0.13
+    """Most a paper sample's colour may differ from the board's paper colour (log units)."""
+    paper_dark_tolerance: float = 0.95
+    """Most a paper sample may be darker than the board's smooth light field (log units);
+    a shadow is about 0.7, a sleeve or a dark hand darker."""
+    paper_bright_tolerance: float = 0.45
+    """Most a paper sample may be brighter than the smooth light field (log units)."""
+    paper_texture_tolerance: float = 0.16
+    """Largest relative spread of brightness inside one paper sample (an edge passing through)."""
+
+    marker_match: float = 0.8
+    """Least correlation between a marker patch now and when it was located, for 'unchanged'."""
+    moved_tolerance: float = 0.06
+    """Movement of the grid corners (pitches) above which the board has moved."""
+    detection_max_width: int = 960
+    """Frames wider than this are shrunk before marker detection, for speed."""

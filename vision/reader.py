@@ -1,0 +1,141 @@
+"""The per-frame pipeline: locate, sample, check the paper, classify, and say how it went.
+
+A :class:`FrameReading` always has a status; it carries a ``BoardReading`` only when
+the status is ``OK``, which needs the board located, every paper sample clear and
+every point confident. Anything else is ``OCCLUDED`` (a hand, a shadow too deep to
+trust, a point that fits no colour), ``NO_BOARD`` (no markers) or ``BOARD_MOVED``
+(the board or camera moved this frame). Per-point labels and confidences are kept
+even when the frame is not OK, for the debug image.
+
+The reader is the only stateful part: it keeps the locator's last place and the
+colour model, which it nudges towards every fully confident frame (slow light
+change). Stages stay functions of ``(config, ...)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from controller.geometry import Point
+from controller.reading import BoardReading
+from vision.calibrate import Calibration
+from vision.colour import LABELS, ColourModel, PointLabel, adapt, classify
+from vision.config import VisionConfig
+from vision.errors import BadImage
+from vision.locate import BoardLocator, LocationStatus
+from vision.paper import check_paper
+from vision.sampling import sample_board, sampling_layout, top_down_view
+
+
+class ReadStatus(Enum):
+    """How a frame went."""
+
+    OK = "ok"
+    OCCLUDED = "occluded"
+    NO_BOARD = "no board"
+    BOARD_MOVED = "board moved"
+
+
+@dataclass(frozen=True, slots=True)
+class FrameReading:
+    """What one frame showed."""
+
+    status: ReadStatus
+    """OK only when ``reading`` can be trusted."""
+    reading: BoardReading | None
+    """The board, present exactly when the status is OK."""
+    points: tuple[Point, ...] = ()
+    """The points, a1 first (empty when the board was not located)."""
+    labels: tuple[PointLabel, ...] = ()
+    """Best label of each point."""
+    confidences: tuple[float, ...] = ()
+    """Confidence of each label, 0..1."""
+    homography: np.ndarray | None = None
+    """Sheet mm to image pixels used for this frame."""
+    paper_clear: bool = False
+    """Whether all the bare paper looked like paper."""
+    markers_seen: int = 0
+    """Markers detected or confirmed (0 for a board without markers)."""
+
+    @property
+    def is_ok(self) -> bool:
+        """Whether the frame gave a trustworthy reading."""
+        return self.status is ReadStatus.OK
+
+    def label_at(self, point: Point) -> PointLabel:
+        """The label read on ``point``; raises KeyError when the point was not read."""
+        try:
+            return self.labels[self.points.index(point)]
+        except ValueError:
+            raise KeyError(point) from None
+
+
+_STATUS_OF_LOCATION = {
+    LocationStatus.MOVED: ReadStatus.BOARD_MOVED,
+    LocationStatus.PARTLY_HIDDEN: ReadStatus.OCCLUDED,
+    LocationStatus.NOT_FOUND: ReadStatus.NO_BOARD,
+}
+
+
+class BoardReader:
+    """Reads frames of one calibrated board, one after the other."""
+
+    def __init__(self, calibration: Calibration, config: VisionConfig | None = None) -> None:
+        self.config = config or VisionConfig()
+        self.calibration = calibration
+        self._model = calibration.model
+        self._layout = sampling_layout(self.config, calibration.size)
+        fixed = None if calibration.uses_markers else calibration.homography
+        self._locator = BoardLocator(self.config, self._model, fixed)
+        self.colours: ColourModel = calibration.colours
+        """The colour model, as adapted to the light so far."""
+
+    def reset(self) -> None:
+        """Forget the board's last place (the next frame runs a full marker detection)."""
+        self._locator.reset()
+
+    def read(self, frame: np.ndarray) -> FrameReading:
+        """Read one BGR frame; raises BadImage for anything that is not a colour image."""
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3:
+            shape = getattr(frame, "shape", None)
+            raise BadImage(f"expected a BGR colour image, got an array of shape {shape!r}")
+        location = self._locator.locate(frame)
+        if location.status is not LocationStatus.FOUND or location.homography is None:
+            return FrameReading(
+                _STATUS_OF_LOCATION.get(location.status, ReadStatus.NO_BOARD), None,
+                homography=location.homography, markers_seen=location.markers_seen,
+            )
+        view = top_down_view(self._layout, self._model, frame, location.homography)
+        samples = sample_board(self._layout, view)
+        paper = check_paper(self.config, self._layout, samples)
+        result = classify(self.config, self.colours, samples.relative)
+        labels = tuple(LABELS[i] for i in result.labels)
+        confident = bool(np.all(result.confidences >= self.config.confident))
+        reading = None
+        if paper.is_clear and confident:
+            reading = _board_reading(self._model.points, labels, self._model.size)
+            self.colours = adapt(self.config, self.colours, samples.relative, result.labels)
+        return FrameReading(
+            status=ReadStatus.OK if reading is not None else ReadStatus.OCCLUDED,
+            reading=reading,
+            points=self._model.points,
+            labels=labels,
+            confidences=tuple(float(c) for c in result.confidences),
+            homography=location.homography,
+            paper_clear=paper.is_clear,
+            markers_seen=location.markers_seen,
+        )
+
+
+def _board_reading(points: tuple[Point, ...], labels: tuple[PointLabel, ...],
+                   size: int) -> BoardReading:
+    red = black = 0
+    for point, label in zip(points, labels, strict=True):
+        if label is PointLabel.RED:
+            red |= 1 << point
+        elif label is PointLabel.BLACK:
+            black |= 1 << point
+    return BoardReading(red, black, size)

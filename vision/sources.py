@@ -1,0 +1,191 @@
+"""Frame sources: where frames come from, behind one small protocol.
+
+``read()`` returns the next BGR frame, or None when a finite source (a video file, a
+folder) has no more. A live camera that stops delivering raises :class:`CameraLost`
+instead, so the firmware can tell "finished" from "broken" and reopen the camera.
+``close()`` releases the device. Sources are context managers.
+
+picamera2 exists only on a Raspberry Pi, so it is imported inside :class:`PiCamera`
+alone; anywhere else that class fails with a clear error and the rest works.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from types import TracebackType
+from typing import Protocol, Self, runtime_checkable
+
+import cv2
+import numpy as np
+
+from controller.position import Position
+from controller.reading import BoardReading
+from vision.errors import BadImage, CameraLost, CameraUnavailable
+from vision.render import Scene, render
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+
+
+@runtime_checkable
+class FrameSource(Protocol):
+    """Anything that delivers camera frames."""
+
+    def read(self) -> np.ndarray | None:
+        """The next BGR frame, or None when the source has ended."""
+        ...
+
+    def close(self) -> None:
+        """Release the device or file."""
+        ...
+
+
+class _Closing:
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release resources (nothing by default)."""
+
+
+def load_image(path: Path) -> np.ndarray:
+    """A BGR image from a file; raises BadImage with the file name when it cannot be read."""
+    if not path.is_file():
+        raise BadImage(f"cannot read image: {str(path)!r} (no such file)")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise BadImage(f"cannot read image: {str(path)!r} (not an image)")
+    return image
+
+
+class OpenCVCapture(_Closing):
+    """A USB webcam (by index) or a video file, through OpenCV."""
+
+    def __init__(self, device: int | str | Path, width: int | None = None,
+                 height: int | None = None) -> None:
+        self._is_file = not isinstance(device, int)
+        self._name = str(device)
+        if self._is_file and not Path(self._name).is_file():
+            raise CameraUnavailable(f"cannot open video: {self._name!r} (no such file)")
+        self._capture = cv2.VideoCapture(device if isinstance(device, int) else self._name)
+        if not self._capture.isOpened():
+            raise CameraUnavailable(f"cannot open camera: {self._name!r}")
+        if width and height:
+            self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+            self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+
+    def read(self) -> np.ndarray | None:
+        """The next frame; None at the end of a file; CameraLost when a camera stops."""
+        ok, frame = self._capture.read()
+        if ok and frame is not None:
+            return np.asarray(frame)
+        if self._is_file:
+            return None
+        raise CameraLost(f"camera stopped delivering frames: {self._name!r}")
+
+    def close(self) -> None:
+        """Release the camera or file."""
+        self._capture.release()
+
+
+class PiCamera(_Closing):
+    """The Raspberry Pi camera through picamera2 (only available on the Pi)."""
+
+    def __init__(self, width: int = 640, height: int = 480) -> None:
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+        except ImportError:
+            raise CameraUnavailable(
+                "the Pi camera needs picamera2: sudo apt install python3-picamera2"
+            ) from None
+        try:
+            self._camera = Picamera2()
+            # libcamera's "RGB888" is stored blue first: exactly OpenCV's BGR.
+            config = self._camera.create_video_configuration(
+                main={"size": (width, height), "format": "RGB888"}
+            )
+            self._camera.configure(config)
+            self._camera.start()
+        except Exception as error:  # picamera2 raises plain RuntimeErrors and OSErrors
+            raise CameraUnavailable(f"cannot start the Pi camera: {error}") from None
+
+    def read(self) -> np.ndarray | None:
+        """The next frame; CameraLost when the camera stops."""
+        try:
+            frame = self._camera.capture_array("main")
+        except Exception as error:
+            raise CameraLost(f"the Pi camera stopped: {error}") from None
+        return np.ascontiguousarray(frame[:, :, :3])
+
+    def close(self) -> None:
+        """Stop the camera."""
+        try:
+            self._camera.stop()
+            self._camera.close()
+        except Exception:  # closing a camera that already failed must not fail again
+            pass
+
+
+class ImageFolder(_Closing):
+    """The images of a folder, in name order, as frames."""
+
+    def __init__(self, folder: Path) -> None:
+        if not folder.is_dir():
+            raise CameraUnavailable(f"not a folder of images: {str(folder)!r}")
+        self._paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        self._next = 0
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+    def read(self) -> np.ndarray | None:
+        """The next image; None after the last; BadImage for an unreadable file."""
+        if self._next >= len(self._paths):
+            return None
+        path = self._paths[self._next]
+        self._next += 1
+        return load_image(path)
+
+
+BoardSupplier = Callable[[], BoardReading | Position]
+
+
+class SyntheticCamera(_Closing):
+    """The synthetic renderer as a camera: a fixed scene, fresh noise every frame.
+
+    ``board`` is what stands on the board: a fixed reading or position, or a function
+    asked at every frame (the simulator passes its virtual board).
+    """
+
+    def __init__(self, board: BoardReading | Position | BoardSupplier, scene: Scene | None = None,
+                 frames: int | None = None) -> None:
+        self._board = board
+        self._scene = scene or Scene()
+        self._frames = frames
+        self._count = 0
+
+    def read(self) -> np.ndarray | None:
+        """The next rendered frame; None after ``frames`` frames when a count was given."""
+        if self._frames is not None and self._count >= self._frames:
+            return None
+        board = self._board() if callable(self._board) else self._board
+        scene = replace(self._scene, seed=self._scene.seed + self._count)
+        self._count += 1
+        return render(board, scene)
+
+
+def open_source(spec: str) -> FrameSource:
+    """A source from a command-line word: a camera index, ``picamera``, a folder or a video."""
+    if spec.isdigit():
+        return OpenCVCapture(int(spec))
+    if spec == "picamera":
+        return PiCamera()
+    path = Path(spec)
+    if path.is_dir():
+        return ImageFolder(path)
+    return OpenCVCapture(path)

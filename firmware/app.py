@@ -29,7 +29,7 @@ from hardware.build import Hardware, build_hardware
 from hardware.buttons import ButtonName
 from hardware.config import HardwareConfig
 from hardware.effects import Blink
-from vision.calibrate import Calibration, calibrate, load_calibration
+from vision.calibrate import calibrate, load_calibration
 from vision.config import VisionConfig
 from vision.errors import CameraLost, CameraUnavailable
 from vision.reader import BoardReader, ReadStatus
@@ -60,20 +60,6 @@ def open_camera(camera: CameraConfig, board_size: int) -> FrameSource:
     return SyntheticCamera(start_position(board_size), scene)
 
 
-def load_or_learn_calibration(config: Config, board_size: int) -> Calibration:
-    """The calibration file, or (synthetic camera only) one learnt from a rendered start."""
-    if config.camera.calibration is not None:
-        return load_calibration(config.camera.calibration)
-    source = open_camera(config.camera, board_size)
-    try:
-        frame = source.read()
-    finally:
-        source.close()
-    if frame is None:
-        raise CameraUnavailable("the camera gave no frame to calibrate from")
-    return calibrate(VisionConfig(), frame)
-
-
 @dataclass
 class StopFlag:
     """Set by SIGTERM / SIGINT; the loop checks it between frames."""
@@ -93,9 +79,13 @@ class BoardApp:
         config: Config,
         pin_factory: Any = None,
         clock: Callable[[], float] = time.monotonic,
+        camera: Callable[[], FrameSource] | None = None,
     ) -> None:
         self.config = config
         self.clock = clock
+        self.open_camera = camera or (
+            lambda: open_camera(config.camera, self.session.referee.position.size)
+        )
         self.stop = threading.Event()
         variant = config.game.variant
         self.presses: queue.Queue[ButtonName] = queue.Queue()
@@ -128,12 +118,27 @@ class BoardApp:
                 journal=self.journal,
             ),
         )
-        self.calibration = load_or_learn_calibration(config, referee.position.size)
+        self.calibration = (
+            load_calibration(config.camera.calibration)
+            if config.camera.calibration is not None
+            else calibrate(VisionConfig(), self._first_frame())
+        )
         self.reader = BoardReader(self.calibration)
         self.stabiliser = Stabiliser(config.hold_seconds)
         self.source: FrameSource | None = None
         self._trouble: str | None = None
         self._no_board_since: float | None = None
+
+    def _first_frame(self) -> Any:
+        """A frame to learn the board from (synthetic cameras need no calibration file)."""
+        source = self.open_camera()
+        try:
+            frame = source.read()
+        finally:
+            source.close()
+        if frame is None:
+            raise CameraUnavailable("the camera gave no frame to calibrate from")
+        return frame
 
     # -- trouble signalling ---------------------------------------------------------
 
@@ -159,7 +164,7 @@ class BoardApp:
     def _camera_frame(self, now: float) -> Any:
         if self.source is None:
             try:
-                self.source = open_camera(self.config.camera, self.session.referee.position.size)
+                self.source = self.open_camera()
             except CameraUnavailable as error:
                 self._show_trouble(f"camera unavailable: {error}; retrying")
                 return None

@@ -22,6 +22,7 @@ from controller.reading import BoardReading
 from controller.referee import Referee
 from firmware.board import BoardSession, Outputs
 from firmware.engine_service import ImmediateEngine
+from firmware.journal import Journal
 from firmware.scenario import Action, BadScenario, Step
 from hardware.build import Hardware, build_hardware
 from hardware.buttons import ButtonName
@@ -107,8 +108,10 @@ class Simulation:
         events: EventSink,
         options: SimulationOptions | None = None,
         variant: Variant = Variant.STANDARD,
+        journal: Journal | None = None,
     ) -> None:
         self.options = options or SimulationOptions()
+        self.journal = journal
         self.emit_raw = events
         self.t = 0.0
         self.frame_index = 0
@@ -148,6 +151,7 @@ class Simulation:
                 scene=self.hardware.scene,
                 engine=ImmediateEngine(self.options.engine_depth, self.options.seed),
                 play_sound=None if buzzer is None else buzzer.play_now,
+                journal=self.journal,
                 events=self._event,
             ),
         )

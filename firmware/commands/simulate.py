@@ -21,10 +21,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fps", type=float, default=10.0, help="camera frames per second")
     parser.add_argument("--no-hands", action="store_true", help="actions are instant, no hand")
     parser.add_argument("--quiet", action="store_true", help="do not echo events to stdout")
+    parser.add_argument("--journal", type=Path, help="save the game here after every change")
 
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: OpenCV and the mock pins load only for the commands that use them.
+    from firmware.journal import Journal
     from firmware.simulation import Simulation, SimulationOptions
 
     text = sys.stdin.read() if str(args.scenario) == "-" else args.scenario.read_text()
@@ -42,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
             print(line, flush=True)
 
     options = SimulationOptions(fps=args.fps, hands=not args.no_hands, seed=args.seed)
-    simulation = Simulation(write, options)
+    journal = Journal(args.journal) if args.journal else None
+    simulation = Simulation(write, options, journal=journal)
     try:
         simulation.run(steps)
     finally:

@@ -568,7 +568,12 @@ def _camera_effects(image: np.ndarray, scene: Scene, rng: np.random.Generator) -
     if scene.blur > 0.3:
         lit = cv2.GaussianBlur(lit, (0, 0), scene.blur)
     if scene.noise > 0:
-        lit = lit + rng.standard_normal(lit.shape, dtype=np.float32) * np.float32(scene.noise)
+        # OpenCV's generator is about three times faster than numpy's for a whole frame;
+        # seeding it from ``rng`` keeps frames reproducible.
+        noise = np.empty(lit.shape, np.float32)
+        cv2.setRNGSeed(int(rng.integers(0, 2**31 - 1)))
+        cv2.randn(noise, 0.0, float(scene.noise))
+        lit += noise
     result: np.ndarray = np.clip(lit, 0, 255).astype(np.uint8)
     if scene.jpeg_quality is not None:
         ok, encoded = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])

@@ -1,0 +1,551 @@
+"""Iterative-deepening alpha-beta search (negamax with principal variation search).
+
+The search works on raw bitboards from the side to move's point of view: a node
+is ``(own, opp)`` and a child is ``(opp & keep, own ^ flip)`` for a move delta
+``(flip, keep)`` of the move generator. Around that core:
+
+- a transposition table keyed by Zobrist hashes, holding bounds and best moves;
+- move ordering: table move, captures of unguarded pieces, other captures,
+  killer moves, then quiet moves by history score;
+- late-move reductions and null-move pruning on non-PV nodes;
+- quiescence search over captures at the horizon;
+- the game endings: a side without pieces has lost; no legal move, the
+  no-capture limit and a repeated position end the game by piece count.
+
+The search is an object the caller stops: ``Search.iterate(stop)`` yields one
+``Iteration`` per completed depth and ends when ``stop()`` turns true (checked
+every few hundred nodes). ``think()`` wraps it with a move time or deadline.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from controller.engine.evaluate import Evaluator, evaluator
+from controller.engine.zobrist import color_index, zobrist
+from controller.errors import GameOver
+from controller.game import Endings
+from controller.movegen import Rules, rules
+from controller.moves import Move
+from controller.position import Position
+from controller.variants import Variant
+
+Delta = tuple[int, int]
+
+INFINITY = 1_000_000
+MATE = 100_000
+"""Score of having wiped out the opponent (minus the plies it takes)."""
+MATE_BOUND = MATE - 1_000
+"""Scores beyond this are wipe-outs at a known distance."""
+COUNT_WIN = 50_000
+"""Score of a game ended (by repetition, the no-capture limit or no legal move)
+with more pieces than the opponent; each piece of difference adds ``PIECE``."""
+PIECE = 100
+DRAW = 0
+MAX_PLY = 128
+
+_CHECK_EVERY = 256  # nodes between two looks at the clock: a few milliseconds
+_QUIESCENCE_PLIES = 10  # captures in a row followed at the horizon
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_NULL_MOVE_MIN_PIECES = 4  # zugzwang-like positions need few pieces; skip them
+_NOISE_MULTIPLIER = 0x9E37_79B9_7F4A_7C15
+_MASK64 = (1 << 64) - 1
+
+
+class _Stopped(Exception):
+    """Unwinds the search when the caller's stop condition turns true."""
+
+
+@dataclass(frozen=True, slots=True)
+class Iteration:
+    """One completed depth of iterative deepening."""
+
+    depth: int
+    """Nominal depth in plies."""
+    score: int
+    """Score for the side to move at the root (100 = one piece)."""
+    pv: list[Move]
+    """Principal variation, the best move first."""
+    nodes: int
+    """Nodes searched so far, all depths together."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What the engine decided."""
+
+    move: Move
+    """The move to play, with its path."""
+    score: int
+    """Score for the side to move (100 = one piece; beyond ``COUNT_WIN`` a won ending)."""
+    depth: int
+    """Deepest completed depth (0 when the move was forced or the search stopped at once)."""
+    pv: list[Move]
+    """Principal variation, ``move`` first."""
+    nodes: int
+    """Nodes searched."""
+
+
+def ending_score(own: int, opp: int) -> int:
+    """Score of a game ended by piece count, for the side owning ``own``."""
+    diff = own.bit_count() - opp.bit_count()
+    if diff > 0:
+        return COUNT_WIN + PIECE * diff
+    if diff < 0:
+        return -COUNT_WIN + PIECE * diff
+    return DRAW
+
+
+def describe_score(score: int) -> str:
+    """A score in words: ``+1.25``, ``wins by wipe-out in 3``, ``wins by count (+2)``."""
+    if abs(score) > MATE_BOUND:
+        plies = MATE - abs(score)
+        return f"{'wins' if score > 0 else 'loses'} by wipe-out in {plies} plies"
+    if abs(score) >= COUNT_WIN:
+        pieces = (abs(score) - COUNT_WIN) // PIECE
+        return f"{'wins' if score > 0 else 'loses'} on piece count by {pieces}"
+    return f"{score / PIECE:+.2f}"
+
+
+def _to_table(score: int, ply: int) -> int:
+    if score > MATE_BOUND:
+        return score + ply
+    if score < -MATE_BOUND:
+        return score - ply
+    return score
+
+
+def _from_table(score: int, ply: int) -> int:
+    if score > MATE_BOUND:
+        return score - ply
+    if score < -MATE_BOUND:
+        return score + ply
+    return score
+
+
+class Search:
+    """A search from one position; create one per move, or reuse it to keep its tables."""
+
+    def __init__(
+        self,
+        position: Position,
+        variant: Variant = Variant.STANDARD,
+        *,
+        history: Sequence[Position] = (),
+        plies_without_capture: int = 0,
+        endings: Endings | None = None,
+        noise: int = 0,
+        noise_seed: int = 0,
+    ) -> None:
+        """``history``: the game's positions so far (the current one may be included);
+        ``noise``: half-width of pseudo-random noise added to every evaluation, for
+        the weaker levels (the same position always gets the same noise for one seed).
+        """
+        endings = endings if endings is not None else Endings()
+        self.position = position
+        self.variant = variant
+        self.rules: Rules = rules(variant, position.size)
+        self.evaluate: Evaluator = evaluator(variant, position.size)
+        self.keys = zobrist()
+        self.limit = endings.no_capture_limit if endings.no_capture_limit is not None else 1 << 30
+        self.repetition = endings.repetition
+        self.noise = noise
+        self.noise_seed = noise_seed & _MASK64
+        self.own = position.pieces(position.turn)
+        self.opp = position.pieces(position.turn.other)
+        self.color = color_index(position.turn)
+        self.key = self.keys.key(position)
+        self.quiet = plies_without_capture
+        # Positions seen in the game, plus those on the current search path.
+        self.path: set[int] = self.keys.keys(history) if self.repetition else set()
+        self.path.discard(self.key)
+        self.table: dict[int, tuple[int, int, int, Delta | None]] = {}
+        self.killers: list[list[Delta | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
+        self.history: dict[int, int] = {}
+        self.nodes = 0
+        self.stop: Callable[[], bool] = lambda: False
+        self.root_deltas: list[Delta] = self.rules.deltas(self.own, self.opp) if self.own else []
+        self.root_moves: list[Move] = self.rules.moves(self.own, self.opp) if self.own else []
+        self.best: Delta | None = self._first_guess()
+        self.best_score = 0
+        self.depth = 0
+
+    # -- the public side ---------------------------------------------------------------
+
+    @property
+    def best_move(self) -> Move | None:
+        """The best move found so far (before any depth completes: a plausible first try)."""
+        return None if self.best is None else self._move_of(self.best)
+
+    def iterate(self, stop: Callable[[], bool], max_depth: int = 64) -> Iterator[Iteration]:
+        """Deepen one ply at a time, yielding each completed depth, until ``stop()``."""
+        if not self.root_deltas:
+            return
+        self.stop = stop
+        for depth in range(self.depth + 1, max_depth + 1):
+            try:
+                score = self._root(depth)
+            except _Stopped:
+                return
+            self.depth, self.best_score = depth, score
+            yield Iteration(depth, score, self.principal_variation(), self.nodes)
+            if abs(score) > MATE_BOUND and MATE - abs(score) <= depth:
+                return  # a forced wipe-out is found; deeper search changes nothing
+
+    def principal_variation(self) -> list[Move]:
+        """The best line, read from the transposition table."""
+        pv: list[Move] = []
+        own, opp, key, color = self.own, self.opp, self.key, self.color
+        seen = {key}
+        delta = self.best
+        while delta is not None and len(pv) < MAX_PLY:
+            deltas = self.rules.deltas(own, opp)
+            if delta not in deltas:
+                break
+            pv.append(self.rules.moves(own, opp)[deltas.index(delta)])
+            key = self._child_key(key, color, delta)
+            own, opp, color = opp & delta[1], own ^ delta[0], color ^ 1
+            if key in seen or not own:
+                break
+            seen.add(key)
+            entry = self.table.get(key)
+            delta = None if entry is None else entry[3]
+        return pv
+
+    # -- internals -------------------------------------------------------------------
+
+    def _move_of(self, delta: Delta) -> Move:
+        return self.root_moves[self.root_deltas.index(delta)]
+
+    def _first_guess(self) -> Delta | None:
+        if not self.root_deltas:
+            return None
+        ordered = self._order(self.root_deltas, None, 0, self.own, self.opp)
+        return ordered[0]
+
+    def _child_key(self, key: int, color: int, delta: Delta) -> int:
+        flip, keep = delta
+        key ^= self.keys.moves[color][flip]
+        if keep != -1:
+            key ^= self.keys.captures[color ^ 1][~keep]
+        return key
+
+    def _noise(self, key: int) -> int:
+        mixed = ((key ^ self.noise_seed) * _NOISE_MULTIPLIER & _MASK64) >> 32
+        return mixed % (2 * self.noise + 1) - self.noise
+
+    def _order(
+        self, deltas: list[Delta], table_move: Delta | None, ply: int, own: int, opp: int
+    ) -> list[Delta]:
+        """Table move, captures of unguarded pieces, other captures, killers, by history."""
+        guarded = self.evaluate.maps.reach(opp, own)[1]
+        winning: list[Delta] = []
+        trading: list[Delta] = []
+        quiet: list[Delta] = []
+        for delta in deltas:
+            keep = delta[1]
+            if keep == -1:
+                quiet.append(delta)
+            elif guarded & ~keep:
+                trading.append(delta)
+            else:
+                winning.append(delta)
+        killers = [k for k in self.killers[ply] if k is not None and k in quiet]
+        history = self.history
+        quiet.sort(key=lambda d: history.get(d[0], 0), reverse=True)
+        ordered = winning + trading + killers + [d for d in quiet if d not in killers]
+        if table_move is not None and table_move in deltas:
+            ordered.remove(table_move)
+            ordered.insert(0, table_move)
+        return ordered
+
+    def _root(self, depth: int) -> int:
+        own, opp, key, color = self.own, self.opp, self.key, self.color
+        ordered = self._order(self.root_deltas, self.best, 0, own, opp)
+        if self.best is not None and self.best in ordered:
+            ordered.remove(self.best)
+            ordered.insert(0, self.best)
+        alpha, beta = -INFINITY, INFINITY
+        best_delta = ordered[0]
+        self.path.add(key)
+        try:
+            for index, delta in enumerate(ordered):
+                flip, keep = delta
+                child_key = self._child_key(key, color, delta)
+                quiet = 0 if keep != -1 else self.quiet + 1
+                child = (opp & keep, own ^ flip)
+                if index == 0:
+                    score = -self._node(
+                        *child, child_key, color ^ 1, depth - 1, -beta, -alpha, 1, quiet
+                    )
+                else:
+                    score = -self._node(
+                        *child, child_key, color ^ 1, depth - 1, -alpha - 1, -alpha, 1, quiet
+                    )
+                    if score > alpha:
+                        score = -self._node(
+                            *child, child_key, color ^ 1, depth - 1, -beta, -alpha, 1, quiet
+                        )
+                if score > alpha:
+                    alpha, best_delta = score, delta
+                    # A fully searched improvement is safe to play even if time runs out.
+                    self.best = delta
+        finally:
+            self.path.discard(key)
+        self.table[key] = (depth, _EXACT, _to_table(alpha, 0), best_delta)
+        return alpha
+
+    def _node(
+        self,
+        own: int,
+        opp: int,
+        key: int,
+        color: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        quiet: int,
+    ) -> int:
+        """Negamax value of ``(own, opp)`` within ``(alpha, beta)``, side ``color`` to move."""
+        self.nodes += 1
+        if self.nodes % _CHECK_EVERY == 0 and self.stop():
+            raise _Stopped
+        if not own:
+            return -MATE + ply
+        if quiet >= self.limit or key in self.path:
+            return ending_score(own, opp)
+        if depth <= 0 or ply >= MAX_PLY:
+            return self._quiesce(own, opp, key, color, alpha, beta, ply, 0)
+
+        entry = self.table.get(key)
+        table_move: Delta | None = None
+        if entry is not None:
+            entry_depth, flag, entry_score, table_move = entry
+            if entry_depth >= depth:
+                entry_score = _from_table(entry_score, ply)
+                if flag == _EXACT:
+                    return entry_score
+                if flag == _LOWER and entry_score >= beta:
+                    return entry_score
+                if flag == _UPPER and entry_score <= alpha:
+                    return entry_score
+
+        deltas = self.rules.deltas(own, opp)
+        if not deltas:
+            return ending_score(own, opp)
+
+        is_pv = beta - alpha > 1
+        # Null move: if passing still beats beta, a real move surely would.
+        if (
+            not is_pv
+            and depth >= 3
+            and own.bit_count() >= _NULL_MOVE_MIN_PIECES
+            and self.evaluate(own, opp) >= beta
+        ):
+            reduction = 3 if depth >= 6 else 2
+            score = -self._node(
+                opp,
+                own,
+                key ^ self.keys.black_to_move,
+                color ^ 1,
+                depth - 1 - reduction,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                quiet + 1,
+            )
+            if score >= beta and abs(score) < COUNT_WIN:
+                return beta
+
+        ordered = self._order(deltas, table_move, ply, own, opp)
+        original_alpha = alpha
+        best_score, best_delta = -INFINITY, ordered[0]
+        moves_z, captures_z = self.keys.moves[color], self.keys.captures[color ^ 1]
+        killers = self.killers[ply]
+        self.path.add(key)
+        try:
+            for index, delta in enumerate(ordered):
+                flip, keep = delta
+                child_own, child_opp = opp & keep, own ^ flip
+                child_key = key ^ moves_z[flip]
+                if keep != -1:
+                    child_key ^= captures_z[~keep]
+                    child_quiet = 0
+                else:
+                    child_quiet = quiet + 1
+                if index == 0:
+                    score = -self._node(
+                        child_own,
+                        child_opp,
+                        child_key,
+                        color ^ 1,
+                        depth - 1,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        child_quiet,
+                    )
+                else:
+                    reduction = 0
+                    if depth >= 3 and index >= 3 and keep == -1 and delta not in killers:
+                        reduction = 2 if index >= 10 and depth >= 5 else 1
+                    score = -self._node(
+                        child_own,
+                        child_opp,
+                        child_key,
+                        color ^ 1,
+                        depth - 1 - reduction,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        child_quiet,
+                    )
+                    if score > alpha and (reduction or score < beta):
+                        score = -self._node(
+                            child_own,
+                            child_opp,
+                            child_key,
+                            color ^ 1,
+                            depth - 1,
+                            -beta,
+                            -alpha,
+                            ply + 1,
+                            child_quiet,
+                        )
+                if score > best_score:
+                    best_score, best_delta = score, delta
+                    if score > alpha:
+                        alpha = score
+                        if score >= beta:
+                            if keep == -1:
+                                if killers[0] != delta:
+                                    killers[1], killers[0] = killers[0], delta
+                                self.history[flip] = self.history.get(flip, 0) + depth * depth
+                            break
+        finally:
+            self.path.discard(key)
+
+        if best_score >= beta:
+            flag = _LOWER
+        elif best_score > original_alpha:
+            flag = _EXACT
+        else:
+            flag = _UPPER
+        self.table[key] = (depth, flag, _to_table(best_score, ply), best_delta)
+        return best_score
+
+    def _quiesce(
+        self,
+        own: int,
+        opp: int,
+        key: int,
+        color: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        qply: int,
+    ) -> int:
+        """Follow captures only, so that the evaluation never sees a half-done exchange."""
+        self.nodes += 1
+        if self.nodes % _CHECK_EVERY == 0 and self.stop():
+            raise _Stopped
+        if not own:
+            return -MATE + ply
+        stand = self.evaluate(own, opp)
+        if self.noise:
+            stand += self._noise(key)
+        if stand >= beta or qply >= _QUIESCENCE_PLIES or ply >= MAX_PLY:
+            return stand
+        alpha = max(alpha, stand)
+        captures = self._captures(own, opp)
+        if not captures:
+            return stand
+        guarded = self.evaluate.maps.reach(opp, own)[1]
+        # Captures of unguarded pieces first: they win material outright.
+        captures.sort(key=lambda d: bool(guarded & ~d[1]))
+        best = stand
+        moves_z, captures_z = self.keys.moves[color], self.keys.captures[color ^ 1]
+        for flip, keep in captures:
+            # Keys only matter here for the noise of the weaker levels.
+            child_key = key ^ moves_z[flip] ^ captures_z[~keep] if self.noise else 0
+            score = -self._quiesce(
+                opp & keep, own ^ flip, child_key, color ^ 1, -beta, -alpha, ply + 1, qply + 1
+            )
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        return best
+
+    def _captures(self, own: int, opp: int) -> list[Delta]:
+        tables = self.rules.capture_tables
+        inner = tables[0].lookup(own, opp).deltas
+        outer = tables[1].lookup(own, opp).deltas
+        if not inner:
+            return list(outer)
+        if not outer:
+            return list(inner)
+        return list(dict.fromkeys(inner + outer))
+
+
+def think(
+    position: Position,
+    variant: Variant = Variant.STANDARD,
+    *,
+    movetime: float | None = None,
+    deadline: Callable[[], bool] | None = None,
+    depth: int | None = None,
+    history: Sequence[Position] = (),
+    plies_without_capture: int = 0,
+    endings: Endings | None = None,
+    noise: int = 0,
+    noise_seed: int = 0,
+    clock: Callable[[], float] = time.monotonic,
+) -> SearchResult:
+    """The engine's move in ``position`` within a time budget.
+
+    Give ``movetime`` (seconds), ``deadline`` (a callable that turns true when time
+    is up), ``depth`` (plies), or several: the search stops at the first limit
+    reached. With none, it searches to depth 4. A single legal move is returned at
+    once. Raises GameOver when the side to move has no move.
+    """
+    search = Search(
+        position,
+        variant,
+        history=history,
+        plies_without_capture=plies_without_capture,
+        endings=endings,
+        noise=noise,
+        noise_seed=noise_seed,
+    )
+    first = search.best_move
+    if first is None:
+        raise GameOver(f"game over: no legal move in {position}")
+    if len(search.root_deltas) == 1:
+        return SearchResult(first, 0, 0, [first], 0)
+    stop = _stopper(movetime, deadline, clock)
+    max_depth = depth if depth is not None else (64 if (movetime or deadline) else 4)
+    last: Iteration | None = None
+    for iteration in search.iterate(stop, max_depth):
+        last = iteration
+    move = search.best_move or first
+    if last is None:
+        return SearchResult(move, search.best_score, 0, [move], search.nodes)
+    pv = last.pv if last.pv and last.pv[0] == move else [move]
+    return SearchResult(move, last.score, last.depth, pv, search.nodes)
+
+
+def _stopper(
+    movetime: float | None, deadline: Callable[[], bool] | None, clock: Callable[[], float]
+) -> Callable[[], bool]:
+    if movetime is None:
+        return deadline if deadline is not None else (lambda: False)
+    end = clock() + movetime
+    if deadline is None:
+        return lambda: clock() >= end
+    return lambda: clock() >= end or deadline()

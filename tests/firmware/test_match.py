@@ -1,0 +1,96 @@
+"""Matches between GTP engine subprocesses: games, forfeits, the summary, the command."""
+
+from __future__ import annotations
+
+import math
+import shlex
+import sys
+
+import pytest
+
+from controller.position import Color
+from controller.variants import Variant
+from firmware import cli
+from firmware.match_runner import (
+    MatchConfig,
+    Side,
+    elo_difference,
+    run_match,
+    schedule,
+    summarize,
+    wilson_interval,
+)
+
+PYTHON = shlex.quote(sys.executable)
+RANDOM = f"{PYTHON} -m firmware.cli gtp --player random --seed 3"
+GREEDY = f"{PYTHON} -m firmware.cli gtp --player greedy --seed 4"
+CRASHES = f"{PYTHON} -c 'import sys; sys.exit(1)'"
+# Answers every command with success and every genmove with a move that is never legal.
+NONSENSE = PYTHON + " -c \"import sys\nfor l in sys.stdin:\n print('= a1-a6\\n', flush=True)\""
+
+
+def config(a: str, b: str) -> MatchConfig:
+    return MatchConfig((a, b), Variant.STANDARD, movetime=0.05, timeout=20.0)
+
+
+def test_greedy_and_random_play_whole_games() -> None:
+    results = run_match(config(GREEDY, RANDOM), games=2, jobs=2, seed=1)
+    assert [result.spec.index for result in results] == [0, 1]
+    for result in results:
+        assert result.forfeit is None
+        assert result.outcome is not None
+        assert result.plies > len(result.spec.opening)
+    summary = summarize(results)
+    assert summary.games == 2
+    assert summary.a_wins + summary.draws + summary.b_wins == 2
+
+
+def test_an_engine_that_crashes_loses() -> None:
+    results = run_match(config(RANDOM, CRASHES), games=1, jobs=1)
+    assert results[0].winner is Side.A
+    assert results[0].forfeit is not None
+    assert "engine B" in results[0].forfeit
+    assert "crashed" in results[0].forfeit
+
+
+def test_an_engine_that_plays_illegal_moves_loses() -> None:
+    results = run_match(config(NONSENSE, RANDOM), games=2, jobs=1)
+    for result in results:
+        assert result.winner is Side.B
+        assert result.forfeit is not None
+        assert "engine A played badly" in result.forfeit
+
+
+def test_openings_are_played_twice_with_colours_swapped() -> None:
+    specs = schedule(6, Variant.STANDARD, seed=2)
+    assert [spec.a_color for spec in specs] == [Color.RED, Color.BLACK] * 3
+    assert specs[0].opening == specs[1].opening
+    assert len({spec.opening for spec in specs}) == 3
+    assert all(2 <= len(spec.opening) <= 4 for spec in specs)
+
+
+def test_elo_and_interval() -> None:
+    assert elo_difference(0.5) == 0
+    assert elo_difference(0.75) == pytest.approx(190.85, abs=0.01)
+    assert math.isinf(elo_difference(1.0))
+    low, high = wilson_interval(1.0, 100)
+    assert 0.95 < low < 1.0
+    assert high == 1.0
+    low, high = wilson_interval(0.5, 100)
+    assert low == pytest.approx(1 - high)
+
+
+def test_match_command_prints_the_score(capsys: pytest.CaptureFixture[str]) -> None:
+    status = cli.main(
+        ["match", GREEDY, RANDOM, "--games", "2", "--movetime", "0.05", "--jobs", "2"]
+    )
+    out = capsys.readouterr().out
+    assert status == 0
+    assert out.count("game ") >= 2
+    assert "score of A:" in out
+    assert "Elo difference A - B:" in out
+
+
+def test_match_command_refuses_bad_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["match", GREEDY, RANDOM, "--games", "0"]) == 2
+    assert "invalid number of games" in capsys.readouterr().err

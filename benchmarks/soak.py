@@ -21,6 +21,7 @@ confirmed on the lamps of the mock-pin hardware. Reported:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import random
 import statistics
@@ -33,11 +34,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from controller import legal_moves  # noqa: E402
-from firmware.simulation import Simulation, SimulationOptions  # noqa: E402
-from vision.render import RenderOptions, random_scene  # noqa: E402
+from controller import legal_moves
+from firmware.simulation import Simulation, SimulationOptions
+from vision.render import RenderOptions, random_scene
 
 ACCEPT_WITHIN = 3.0
 
@@ -58,7 +59,7 @@ class GameFigures:
 def play_game(seed: int, max_plies: int) -> GameFigures:
     rng = random.Random(seed)
     scene = random_scene(np.random.default_rng(seed), RenderOptions.preset("hard"))
-    scene = type(scene)(**{**{f: getattr(scene, f) for f in scene.__slots__}, "hand": None})
+    scene = dataclasses.replace(scene, hand=None)  # the simulation draws its own hand
     accepted: list[dict[str, Any]] = []
 
     def sink(record: dict[str, Any]) -> None:

@@ -1,0 +1,33 @@
+"""``surakarta install-service`` writes a unit that runs this Python with the config."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware.cli import main
+
+
+def test_writes_the_unit_without_starting_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "board.toml"
+    config.write_text("[game]\nlevel = 4\n")
+    units = tmp_path / "units"
+    assert main(["install-service", "--config", str(config), "--unit-dir", str(units),
+                 "--no-start"]) == 0
+    unit = (units / "surakarta.service").read_text()
+    assert f"ExecStart={sys.executable} -m firmware.cli run --config {config.resolve()}" in unit
+    assert "WantedBy=default.target" in unit and "Restart=on-failure" in unit
+    assert "systemctl --user enable --now surakarta.service" in capsys.readouterr().out
+
+
+def test_refuses_an_invalid_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "board.toml"
+    config.write_text("[game]\nlevel = 0\n")
+    units = tmp_path / "units"
+    assert main(["install-service", "--config", str(config), "--unit-dir", str(units)]) == 2
+    assert "game.level: must be 1 to 10" in capsys.readouterr().err
+    assert not units.exists()

@@ -21,7 +21,7 @@ from controller.geometry import Point, bit, geometry, point_name, point_xy
 from controller.reading import BoardReading
 from controller.referee import Referee
 from firmware.board import BoardSession, Outputs
-from firmware.engine_service import ImmediateEngine
+from firmware.engine_service import EngineService, ImmediateEngine
 from firmware.journal import Journal
 from firmware.scenario import Action, BadScenario, Step
 from hardware.build import Hardware, build_hardware
@@ -100,8 +100,18 @@ class VirtualBoard:
         return BoardReading(red, black, self.size)
 
 
+def simulated_hardware(variant: Variant) -> HardwareConfig:
+    """The build a simulation wires on mock pins: the default wiring, no switch bounce."""
+    return HardwareConfig(board_size=variant.size, buttons=ButtonConfig(bounce_time=0.0))
+
+
 class Simulation:
-    """One board session in simulated time."""
+    """One board session in simulated time.
+
+    ``pin_factory`` lets a caller watch the mock pins (e.g. with a model of the LED
+    chain) before the hardware opens them; ``engine`` replaces the fixed-depth
+    engine (e.g. by one that thinks in the background, for real time).
+    """
 
     def __init__(
         self,
@@ -109,6 +119,9 @@ class Simulation:
         options: SimulationOptions | None = None,
         variant: Variant = Variant.STANDARD,
         journal: Journal | None = None,
+        *,
+        pin_factory: MockFactory | None = None,
+        engine: EngineService | None = None,
     ) -> None:
         self.options = options or SimulationOptions()
         self.journal = journal
@@ -120,12 +133,10 @@ class Simulation:
         self._presses: list[ButtonName] = []
         self._leds: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self._rng = np.random.default_rng(self.options.seed)
-        self.pin_factory = MockFactory(pin_class=MockPWMPin)
-        config = HardwareConfig(
-            board_size=variant.size, buttons=ButtonConfig(bounce_time=0.0)
-        )
+        self.pin_factory = pin_factory or MockFactory(pin_class=MockPWMPin)
+        self._engine = engine
         self.hardware: Hardware = build_hardware(
-            config,
+            simulated_hardware(variant),
             self.pin_factory,
             on_press=self._presses.append,
             clock=lambda: self.t,
@@ -149,7 +160,8 @@ class Simulation:
             Outputs(
                 layout=self.hardware.layout,
                 scene=self.hardware.scene,
-                engine=ImmediateEngine(self.options.engine_depth, self.options.seed),
+                engine=self._engine
+                or ImmediateEngine(self.options.engine_depth, self.options.seed),
                 play_sound=None if buzzer is None else buzzer.play_now,
                 journal=self.journal,
                 events=self._event,
@@ -164,7 +176,16 @@ class Simulation:
     # -- the camera and the loop ----------------------------------------------------
 
     def _render(self, board: BoardReading | Position, hand: tuple[float, float] | None) -> Any:
-        scene = dataclasses.replace(self.options.scene, seed=self.options.seed + self.frame_index)
+        return self.camera_image(board, hand, self.frame_index)
+
+    def camera_image(
+        self, board: BoardReading | Position, hand: tuple[float, float] | None, index: int
+    ) -> Any:
+        """Frame number ``index`` of the camera, showing ``board`` and the hand at ``hand``.
+
+        A pure function of its arguments and the options, so a worker thread may call it.
+        """
+        scene = dataclasses.replace(self.options.scene, seed=self.options.seed + index)
         if hand is not None:
             skin = SKIN_TONES[self.options.seed % len(SKIN_TONES)]
             scene = dataclasses.replace(
@@ -180,7 +201,13 @@ class Simulation:
 
     def tick(self) -> None:
         """One camera frame: see, stabilise, referee, engine, buttons, lamps."""
-        stable = self.stabiliser.feed(self.t, self.frame())
+        self.step(self.frame())
+        self.t += 1.0 / self.options.fps
+
+    def step(self, frame: FrameReading) -> None:
+        """Everything after the camera, at time ``t``: stabilise, referee, engine, buttons,
+        lamps (``t`` is left as it is: a caller in real time sets it)."""
+        stable = self.stabiliser.feed(self.t, frame)
         if stable is not None:
             self.session.feed(BoardSeen(stable), self.t)
         self.session.poll_engine(self.t)
@@ -188,11 +215,15 @@ class Simulation:
             name = self._presses.pop(0)
             self.session.feed(Pressed(_BUTTONS[name]), self.t)
             self.session.poll_engine(self.t)
-        self.hardware.driver.write(self.hardware.scene.frame())
+        self.refresh_lamps()
         self._report_leds()
         if self.frame_index % 50 == 0:
             self._forget_pin_history()
-        self.t += 1.0 / self.options.fps
+
+    def refresh_lamps(self) -> None:
+        """Write the lamps of time ``t`` to the driver (what the refresh loop does live)."""
+        driver = self.hardware.driver
+        driver.write(self.hardware.scene.frame(dimmable=driver.is_dimmable))
 
     def advance(self, seconds: float) -> None:
         """Let ``seconds`` of simulated time pass, frame by frame."""
@@ -290,12 +321,16 @@ class Simulation:
             self.move(move.origin, move.target, line)
 
     def press(self, button: ButtonName) -> None:
-        """Press and release a button through its mock pin."""
+        """Press and release a button through its mock pin, and let a frame pass."""
+        self.push(button)
+        self.tick()
+
+    def push(self, button: ButtonName) -> None:
+        """Press and release a button through its mock pin; the next step handles it."""
         assert self.hardware.buttons is not None
         pin = self.hardware.buttons.button(button).pin
         pin.drive_low()
         pin.drive_high()
-        self.tick()
 
     # -- scenarios ------------------------------------------------------------------
 

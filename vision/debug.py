@@ -39,8 +39,11 @@ def debug_image(frame: np.ndarray, reading: FrameReading, model: BoardModel,
                 if confidence < confident:
                     cv2.drawMarker(image, centre, _DOUBT, cv2.MARKER_TILTED_CROSS, radius * 2, 2)
     text = reading.status.value if reading.reading is None else str(reading.reading)
-    cv2.putText(image, text, (8, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 3, cv2.LINE_AA)
-    cv2.putText(image, text, (8, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 255, 0), 1, cv2.LINE_AA)
+    # A dark band behind the text keeps it readable on paper, table or hand alike.
+    (width, height), baseline = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.6, 1)
+    cv2.rectangle(image, (0, 0), (width + 16, height + baseline + 14), (30, 30, 30), cv2.FILLED)
+    colour = (80, 230, 80) if reading.reading is not None else (80, 160, 255)
+    cv2.putText(image, text, (8, height + 8), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 1, cv2.LINE_AA)
     return image
 
 

@@ -8,6 +8,8 @@ import sys
 import threading
 from pathlib import Path
 
+from firmware.commands import simulator
+
 NAME = "run"
 HELP = "run the board (with no --config: the simulator window on a PC)"
 
@@ -17,16 +19,9 @@ EXIT_INVALID_CONFIG = 2
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="TOML config file (see firmware/examples/)")
     parser.add_argument("--check", action="store_true", help="validate the config and exit")
-    parser.add_argument("--exit-after", type=float, help="stop after this many seconds")
     parser.add_argument("--verbose", action="store_true", help="log every referee message")
-    window = parser.add_argument_group("simulator window (no --config)")
-    window.add_argument("--screenshot", type=Path, help="save the window as PNG when exiting")
-    window.add_argument("--variant", default="standard", help="rule variant")
-    window.add_argument("--computer", choices=("red", "black"), help="play against the computer")
-    window.add_argument("--level", type=int, default=5, help="computer strength 1-10")
-    window.add_argument("--preset", default="clean", help="camera and light: clean or hard")
-    window.add_argument("--no-noise", action="store_true", help="noise-free camera frames")
-    window.add_argument("--seed", type=int, default=0, help="seed of the simulated camera")
+    # The simulator's own flags; --exit-after also bounds a run with a config.
+    simulator.add_arguments(parser.add_argument_group("simulator window (no --config)"))
 
 
 def _check(path: Path) -> int:
@@ -42,20 +37,9 @@ def _check(path: Path) -> int:
 
 
 def _window(args: argparse.Namespace) -> int:
-    from controller import parse_color, parse_variant
-    from firmware.simulator import WindowOptions, run_window
+    from firmware.simulator import run_window
 
-    options = WindowOptions(
-        variant=parse_variant(args.variant),
-        computer=parse_color(args.computer) if args.computer else None,
-        level=args.level,
-        preset=args.preset,
-        noise=not args.no_noise,
-        screenshot=args.screenshot,
-        exit_after=args.exit_after,
-        seed=args.seed,
-    )
-    return run_window(options)
+    return run_window(simulator.options_from(args))
 
 
 def _board(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from controller.errors import SurakartaError
 from hardware.build import build_hardware
 from hardware.buttons import ButtonName
 from hardware.buzzer import Sound
+from hardware.chip_model import ShiftRegisterChainModel
 from hardware.config import (
     BuzzerKind,
     DriverKind,
@@ -25,8 +26,6 @@ from hardware.drivers import GpioLamps, NullLamps, ShiftRegisterChain, SpiShiftR
 from hardware.effects import Steady
 from hardware.errors import HardwareConfigError
 from hardware.lamps import LampLayout
-
-from .chip_model import ShiftRegisterChainModel
 
 
 def problems(text: str) -> list[str]:

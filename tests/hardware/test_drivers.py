@@ -8,10 +8,9 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from hardware.chain import Chain, output_label
+from hardware.chip_model import ShiftRegisterChainModel
 from hardware.drivers import GpioLamps, LampDriver, ShiftRegisterChain, SpiShiftRegisterChain
 from hardware.lamps import LampLayout
-
-from .chip_model import ShiftRegisterChainModel
 
 DATA, CLOCK, LATCH = 17, 27, 22
 SPI_MOSI, SPI_CLOCK, SPI_CE0 = 10, 11, 8

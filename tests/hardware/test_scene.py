@@ -7,12 +7,11 @@ import threading
 from gpiozero.pins.mock import MockFactory
 
 from hardware.chain import Chain, Frame
+from hardware.chip_model import ShiftRegisterChainModel
 from hardware.drivers import NullLamps, ShiftRegisterChain
 from hardware.effects import Blink, Chase, Pulse, Steady
 from hardware.lamps import LampLayout
 from hardware.scene import LampRefresher, LedScene
-
-from .chip_model import ShiftRegisterChainModel
 
 
 class FakeClock:

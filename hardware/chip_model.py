@@ -1,37 +1,52 @@
-"""A model of a 74HC595 chain that watches mock pins, to check the bits a driver sends.
+"""A model of a 74HC595 chain that watches mock pins and rebuilds what its outputs show.
 
 Each chip shifts its serial input into QA on a rising edge of SRCLK (QH spills
 into the next chip's serial input) and copies the shift register to its
 outputs on a rising edge of RCLK. The model follows the pins' state changes, so
-it sees exactly what a real chain would.
+it sees exactly what a real chain would: the hardware tests check the bits a
+driver sends with it, and the simulator window draws its lamps from it.
+
+It must be created before the driver opens its pins: it creates the three pins
+itself (as watched mock pins) and gpiozero then hands the driver the same pins.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from gpiozero.pins.mock import MockFactory, MockPin
+from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
 Listener = Callable[[bool], None]
 
 
-class WatchedPin(MockPin):  # type: ignore[misc]
-    """A mock pin that tells listeners about every change of its level."""
+class _Watched:
+    """Mixin for mock pins: tell listeners about every change of the level."""
 
     listeners: list[Listener]
 
     def _change_state(self, value: bool) -> bool:
-        changed = bool(super()._change_state(value))
+        changed = bool(super()._change_state(value))  # type: ignore[misc]
         if changed:
             for listener in getattr(self, "listeners", []):
                 listener(bool(value))
         return changed
 
 
+class WatchedPin(_Watched, MockPin):  # type: ignore[misc]
+    """A mock pin that reports its level changes."""
+
+
+class WatchedPWMPin(_Watched, MockPWMPin):  # type: ignore[misc]
+    """A PWM-capable mock pin that reports its level changes (for a PWM pin factory)."""
+
+
 class ShiftRegisterChainModel:
     """``chips`` 74HC595s with shared clock and latch, data into the first chip."""
 
-    def __init__(self, factory: MockFactory, *, data: int, clock: int, latch: int, chips: int):
+    def __init__(
+        self, factory: MockFactory, *, data: int, clock: int, latch: int, chips: int
+    ) -> None:
         self.chips = chips
         # Real chips power up holding arbitrary bits; all ones makes a driver that
         # forgets to clear them show it.
@@ -48,10 +63,13 @@ class ShiftRegisterChainModel:
         self._watch(factory, latch, self._on_latch)
 
     @staticmethod
-    def _watch(factory: MockFactory, number: int, listener: Listener | None) -> WatchedPin:
-        # Creating the pin first makes gpiozero reuse it when the driver asks for it.
-        pin = factory.pin(number, pin_class=WatchedPin)
-        assert isinstance(pin, WatchedPin)
+    def _watch(factory: MockFactory, number: int, listener: Listener | None) -> Any:
+        # Creating the pin first makes gpiozero reuse it when the driver asks for it;
+        # the class must match the factory's, which gpiozero checks (PWM or not).
+        pwm = issubclass(factory.pin_class, MockPWMPin)
+        pin = factory.pin(number, pin_class=WatchedPWMPin if pwm else WatchedPin)
+        if not isinstance(pin, _Watched):
+            raise ValueError(f"pin {number!r} was opened before the chain model watched it")
         pin.listeners = [] if listener is None else [listener]
         return pin
 

@@ -35,6 +35,15 @@ def parse_color(text: str) -> Color:
     raise ValueError(f"invalid colour: {text!r} (expected red or black)")
 
 
+def color_at(red: int, black: int, point: Point) -> Color | None:
+    """The colour on ``point`` of two bitboards, or None when neither has it."""
+    if red >> point & 1:
+        return Color.RED
+    if black >> point & 1:
+        return Color.BLACK
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     """An immutable position: two bitboards, the side to move and the board size."""
@@ -54,11 +63,7 @@ class Position:
 
     def piece_at(self, point: Point) -> Color | None:
         """The colour of the piece on ``point``, or None when it is empty."""
-        if self.red >> point & 1:
-            return Color.RED
-        if self.black >> point & 1:
-            return Color.BLACK
-        return None
+        return color_at(self.red, self.black, point)
 
     def count(self, color: Color) -> int:
         """How many pieces ``color`` has."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from controller.geometry import Point, points_of
-from controller.position import Color, Position, parse_board
+from controller.position import Color, Position, color_at, parse_board
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,11 +32,7 @@ class BoardReading:
 
     def piece_at(self, point: Point) -> Color | None:
         """The colour read on ``point``, or None when it looks empty."""
-        if self.red >> point & 1:
-            return Color.RED
-        if self.black >> point & 1:
-            return Color.BLACK
-        return None
+        return color_at(self.red, self.black, point)
 
     def board_string(self) -> str:
         """The board part of the position string."""

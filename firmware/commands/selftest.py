@@ -12,13 +12,10 @@ import argparse
 import threading
 import time
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from gpiozero import Device
 from gpiozero.exc import BadPinFactory, GPIOZeroError
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from hardware.build import Hardware, build_hardware
 from hardware.buttons import ButtonName
@@ -26,6 +23,7 @@ from hardware.buzzer import Sound
 from hardware.chain import output_label
 from hardware.config import DriverKind, HardwareConfig, load_hardware_file
 from hardware.errors import HardwareError
+from hardware.mock import mock_pins
 from hardware.pins import pin_label
 
 NAME = "selftest"
@@ -49,20 +47,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds to wait for each button press (default 30)",
     )
     parser.add_argument("--no-sound", action="store_true", help="skip the buzzer")
-
-
-@contextmanager
-def _mock_pins() -> Iterator[MockFactory]:
-    # gpiozero's software SPI opens its bus on the default factory, so the mock
-    # must be the default while it is in use.
-    saved = Device.pin_factory
-    factory = MockFactory(pin_class=MockPWMPin)
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved
 
 
 def _open(config: HardwareConfig, pin_factory: Any, on_press: Any, mock: bool) -> Hardware:
@@ -163,6 +147,6 @@ def run(args: argparse.Namespace) -> int:
             args.mock = True
     if args.mock:
         print("mock pins: presses are simulated and nothing waits")
-        with _mock_pins() as factory:
+        with mock_pins() as factory:
             return _selftest(config, args, factory)
     return _selftest(config, args, None)

@@ -5,31 +5,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory
+
+from hardware.mock import mock_pins
 
 
 @pytest.fixture
 def mock_factory() -> Iterator[MockFactory]:
     """A fresh mock pin factory, also set as gpiozero's default for the test."""
-    saved = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
+    with mock_pins(pwm=False) as factory:
         yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved
 
 
 @pytest.fixture
 def pwm_factory() -> Iterator[MockFactory]:
     """Like ``mock_factory`` but every pin can do PWM (tonal buzzer, dimmable LEDs)."""
-    saved = Device.pin_factory
-    factory = MockFactory(pin_class=MockPWMPin)
-    Device.pin_factory = factory
-    try:
+    with mock_pins() as factory:
         yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved

@@ -9,7 +9,9 @@ with the sound named in the panel.
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -68,6 +70,11 @@ class Speaker:
         return self._mixer is not None
 
     def _open(self) -> None:
+        if sys.platform.startswith("linux") and not Path("/proc/asound").exists():
+            # No sound card at all: opening the mixer would only fill the terminal
+            # with ALSA's complaints.
+            log.info("no sound card, sounds are shown as text")
+            return
         try:
             import pygame
 

@@ -572,7 +572,7 @@ def _camera_effects(image: np.ndarray, scene: Scene, rng: np.random.Generator) -
         # seeding it from ``rng`` keeps frames reproducible.
         noise = np.empty(lit.shape, np.float32)
         cv2.setRNGSeed(int(rng.integers(0, 2**31 - 1)))
-        cv2.randn(noise, 0.0, float(scene.noise))
+        cv2.randn(noise, np.zeros(1), np.full(1, float(scene.noise)))
         lit += noise
     result: np.ndarray = np.clip(lit, 0, 255).astype(np.uint8)
     if scene.jpeg_quality is not None:

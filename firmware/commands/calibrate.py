@@ -14,9 +14,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="camera image of the start position")
     parser.add_argument("--out", required=True, type=Path, metavar="CAL.json",
                         help="calibration file to write")
-    parser.add_argument("--corners", metavar="X1,Y1,...,X4,Y4",
-                        help="for a board without markers: the grid corners in image pixels, "
-                             "in the order a1, bottom-right, top-right, top-left")
+    marker_free = parser.add_mutually_exclusive_group()
+    marker_free.add_argument("--corners", metavar="X1,Y1,...,X4,Y4",
+                             help="for a board without markers: the grid corners in image "
+                                  "pixels, in the order a1, bottom-right, top-right, top-left")
+    marker_free.add_argument("--click", action="store_true",
+                             help="for a board without markers: click the four grid corners "
+                                  "in a window showing the image")
     parser.add_argument("--size", default=6, type=int, choices=(6, 7),
                         help="lines per side of a board without markers (default: 6)")
 
@@ -40,6 +44,12 @@ def run(args: argparse.Namespace) -> int:
 
     corners = None if args.corners is None else parse_corners(args.corners)
     image = load_image(args.image)
+    if args.click:
+        from firmware.corner_picker import pick_corners
+
+        corners = pick_corners(image, args.size)
+        # Printed so the same corners can be given again with --corners, without a window.
+        print("corners: " + ",".join(f"{v:.1f}" for corner in corners for v in corner))
     calibration = calibrate(VisionConfig(), image, corners, args.size)
     save_calibration(calibration, args.out)
     how = "markers" if calibration.uses_markers else "corners"

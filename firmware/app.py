@@ -102,6 +102,7 @@ class BoardApp:
             endings=config.game.endings,
             show_danger=config.game.show_danger,
             game=saved.game if saved else None,
+            match=saved.match if saved else config.match,
         )
         if saved is not None:
             referee.computer, referee.level = saved.computer, saved.level

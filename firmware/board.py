@@ -161,7 +161,8 @@ class BoardSession:
 
     def state(self) -> SessionState:
         """What the journal keeps."""
-        return SessionState(self.referee.current, self.referee.computer, self.referee.level)
+        referee = self.referee
+        return SessionState(referee.current, referee.computer, referee.level, referee.match)
 
     def _emit(self, record: dict[str, Any]) -> None:
         if self.outputs.events is not None:

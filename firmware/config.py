@@ -25,6 +25,13 @@ Every key is optional; with no file at all a PC runs fully simulated. Example::
     [engine]
     seconds = 1.0              # thinking time for hints and computer moves
 
+    [match]                    # optional: several games, scored, colours swapped
+    players = ["Ana", "Budi"]  # the first plays red in game 1
+    games = 2                  # a fixed number of games ...
+    # target = 30              # ... or play until a total reaches this
+    counting = "pieces-left"   # or "captured"
+    swap_colours = true
+
     [journal]
     path = "~/.local/state/surakarta/journal.json"
     records = "~/.local/state/surakarta/games"
@@ -45,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from controller import Color, Endings, SurakartaError, Variant, parse_variant
+from controller.match import Counting, Match, MatchRules, Scoring
 from hardware.config import HardwareConfig, check_hardware_config, load_hardware_config
 
 CAMERA_SOURCES = ("synthetic", "usb", "picamera", "file", "folder")
@@ -114,6 +122,8 @@ class Config:
     """Folder of finished game records."""
     hardware: HardwareConfig | None = None
     """The wiring; None means no hardware section (mock pins on a PC)."""
+    match: Match | None = None
+    """A match to play, when the config has a match section."""
     source: Path | None = None
     """The file this came from."""
 
@@ -169,7 +179,7 @@ def _positive(value: float) -> str | None:
 
 def _parse(document: Mapping[str, Any], base: Path) -> tuple[Config, list[str]]:
     c = _Checker()
-    c.known(document, "", {"camera", "vision", "game", "engine", "journal", "hardware"})
+    c.known(document, "", {"camera", "vision", "game", "engine", "journal", "hardware", "match"})
 
     camera = c.table(document, "camera")
     c.known(camera, "camera", {"source", "device", "path", "width", "height", "fps", "calibration"})
@@ -249,6 +259,8 @@ def _parse(document: Mapping[str, Any], base: Path) -> tuple[Config, list[str]]:
         if not hardware_problems:
             hardware = load_hardware_config(hardware_table)
 
+    match = _parse_match(c, document, game_config.variant) if "match" in document else None
+
     config = Config(
         camera=camera_config,
         hold_seconds=hold,
@@ -257,8 +269,36 @@ def _parse(document: Mapping[str, Any], base: Path) -> tuple[Config, list[str]]:
         journal=base / journal_path.expanduser(),
         records=base / records.expanduser(),
         hardware=hardware,
+        match=match,
     )
     return config, c.problems
+
+
+def _parse_match(c: _Checker, document: Mapping[str, Any], variant: Variant) -> Match | None:
+    table = c.table(document, "match")
+    c.known(table, "match", {"players", "games", "target", "counting", "swap_colours"})
+    players = c.get(
+        table, "match", "players", list, ["player 1", "player 2"],
+        lambda v: None
+        if len(v) == 2 and all(isinstance(p, str) and p for p in v) and v[0] != v[1]
+        else "expected two different names",
+    )
+    if "games" in table and "target" in table:
+        c.problems.append("match: give games or target, not both")
+    counting_names = [counting.value for counting in Counting]
+    counting = c.get(
+        table, "match", "counting", str, Counting.PIECES_LEFT.value,
+        lambda v: None if v in counting_names else f"expected one of {', '.join(counting_names)}",
+    )
+    rules = MatchRules(
+        scoring=Scoring.TARGET if "target" in table else Scoring.FIXED_GAMES,
+        games=c.get(table, "match", "games", int, 2, _positive),
+        target=c.get(table, "match", "target", int, 30, _positive),
+        counting=Counting(counting),
+        swap_colours=c.get(table, "match", "swap_colours", bool, True),
+        pieces_per_side=2 * variant.size,
+    )
+    return Match(players[0], players[1], rules)
 
 
 def _read(path: Path) -> Mapping[str, Any]:

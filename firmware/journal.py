@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from controller import Color, Endings, Game, SurakartaError, parse_position, parse_variant
+from controller.game import EndReason, Outcome, Winner
+from controller.match import Counting, Match, MatchRules, Scoring
 from controller.record import GameRecord, write_record
 
 log = logging.getLogger(__name__)
@@ -39,6 +41,8 @@ class SessionState:
     """The computer's side, or None for two players."""
     level: int
     """The computer's strength."""
+    match: Match | None = None
+    """The match this game belongs to, with the games finished so far."""
 
 
 def atomic_write(path: Path, text: str) -> None:
@@ -73,8 +77,54 @@ def state_to_json(state: SessionState) -> str:
         "repetition": game.endings.repetition,
         "computer": None if state.computer is None else state.computer.word,
         "level": state.level,
+        "match": None if state.match is None else _match_to_json(state.match),
     }
     return json.dumps(document, indent=1) + "\n"
+
+
+def _match_to_json(match: Match) -> dict[str, Any]:
+    rules = match.rules
+    return {
+        "first": match.first,
+        "second": match.second,
+        "scoring": rules.scoring.value,
+        "games": rules.games,
+        "target": rules.target,
+        "counting": rules.counting.value,
+        "swap_colours": rules.swap_colours,
+        "pieces_per_side": rules.pieces_per_side,
+        "results": [
+            {
+                "winner": game.outcome.winner.value,
+                "reason": game.outcome.reason.value,
+                "red_pieces": game.outcome.red_pieces,
+                "black_pieces": game.outcome.black_pieces,
+            }
+            for game in match.games
+        ],
+    }
+
+
+def _match_from_json(document: dict[str, Any]) -> Match:
+    rules = MatchRules(
+        scoring=Scoring(document["scoring"]),
+        games=int(document["games"]),
+        target=int(document["target"]),
+        counting=Counting(document["counting"]),
+        swap_colours=bool(document["swap_colours"]),
+        pieces_per_side=int(document["pieces_per_side"]),
+    )
+    match = Match(str(document["first"]), str(document["second"]), rules)
+    for result in document["results"]:
+        match.record(
+            Outcome(
+                Winner(result["winner"]),
+                EndReason(result["reason"]),
+                int(result["red_pieces"]),
+                int(result["black_pieces"]),
+            )
+        )
+    return match
 
 
 def state_from_json(text: str) -> SessionState:
@@ -89,9 +139,12 @@ def state_from_json(text: str) -> SessionState:
             game.play(name)
         computer = document["computer"]
         level = int(document["level"])
+        match = document.get("match")
         return SessionState(
-            game, None if computer is None else Color.RED if computer == "red" else Color.BLACK,
+            game,
+            None if computer is None else Color.RED if computer == "red" else Color.BLACK,
             level,
+            None if match is None else _match_from_json(match),
         )
     except BadJournal:
         raise

@@ -101,3 +101,18 @@ def test_examples_differ_only_by_their_calibration_file() -> None:
     for example in sorted(EXAMPLES.glob("*.toml")):
         problems = check_config(example)
         assert all(p.startswith("camera.calibration: file not found") for p in problems), problems
+
+
+def test_a_match_section(tmp_path: Path) -> None:
+    from controller.match import Counting, Scoring
+
+    text = '[match]\nplayers = ["Ana", "Budi"]\ntarget = 20\ncounting = "captured"\n'
+    path = write(tmp_path, text)
+    match = load_config(path).match
+    assert match is not None and (match.first, match.second) == ("Ana", "Budi")
+    assert match.rules.scoring is Scoring.TARGET and match.rules.target == 20
+    assert match.rules.counting is Counting.CAPTURED
+    bad = write(tmp_path, '[match]\nplayers = ["A", "A"]\ngames = 2\ntarget = 3\n')
+    problems = check_config(bad)
+    assert "match.players: expected two different names" in problems
+    assert "match: give games or target, not both" in problems

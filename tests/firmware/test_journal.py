@@ -137,3 +137,18 @@ def test_power_cut_at_a_random_moment_loses_no_accepted_move(tmp_path: Path, see
     saved = [move.name for move in state.game.moves]
     assert saved[: len(accepted)] == accepted
     assert len(saved) <= len(accepted) + 2
+
+
+def test_the_match_survives_in_the_journal(tmp_path: Path) -> None:
+    from controller.match import Counting, Match, MatchRules, Scoring
+
+    match = Match("Ana", "Budi", MatchRules(Scoring.TARGET, target=20, counting=Counting.CAPTURED))
+    finished = _played(4)
+    outcome = finished.end_by_agreement()
+    match.record(outcome)
+    journal = Journal(tmp_path / "journal.json")
+    journal.save(SessionState(_played(2), None, 5, match))
+    state = journal.load()
+    assert state is not None and state.match is not None
+    assert state.match.totals == match.totals and state.match.rules == match.rules
+    assert state.match.player_of(Color.RED) == "Budi"  # colours swapped for game 2

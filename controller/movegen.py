@@ -64,6 +64,7 @@ class _CircuitTable:
 
     circuit: Circuit
     jumps: bool
+    captures: bool
     slides: bool
     step_targets: tuple[int, ...]
     entries: dict[tuple[int, int], _CircuitMoves] = field(default_factory=dict)
@@ -119,7 +120,7 @@ class _CircuitTable:
                 ):
                     yield Move(MoveKind.SLIDE, origin, point, None, tuple(path))
                 continue
-            if own >> point & 1 or not loops_taken:
+            if own >> point & 1 or not loops_taken or not self.captures:
                 return
             if not self.jumps:
                 yield Move(MoveKind.CAPTURE, origin, point, None, tuple(path))
@@ -153,28 +154,19 @@ class Rules:
         )
         inner, outer = self.geometry.circuits
         jumps = variant.captures_by_jumping
-        self.capture_tables = tuple(
-            _CircuitTable(circuit, jumps, False, self.step_targets) for circuit in (inner, outer)
-        )
-        # Slides use the outer circuit only; they live in a table of their own so
-        # that the capture tables stay the same as in the standard rules.
-        self.slide_table = (
-            _CircuitTable(outer, jumps, True, self.step_targets) if variant.has_slides else None
-        )
+        self.tables = [
+            _CircuitTable(circuit, jumps, True, False, self.step_targets)
+            for circuit in (inner, outer)
+        ]
+        if variant.has_slides:
+            # Slides use the outer circuit only, in a table of their own.
+            self.tables.append(_CircuitTable(outer, jumps, False, True, self.step_targets))
 
     # -- circuit trips -------------------------------------------------------------
 
     def _trip_tables(self, own: int, opp: int) -> list[_CircuitMoves]:
-        tables = [table.lookup(own, opp) for table in self.capture_tables]
-        if self.slide_table is not None:
-            slides = self.slide_table.lookup(own, opp)
-            tables.append(
-                _CircuitMoves(
-                    {k: m for k, m in slides.moves.items() if m.kind is MoveKind.SLIDE},
-                    tuple(_delta(m) for m in slides.moves.values() if m.kind is MoveKind.SLIDE),
-                )
-            )
-        return [t for t in tables if t.moves]
+        found = [table.lookup(own, opp) for table in self.tables]
+        return [trips for trips in found if trips.moves]
 
     def _trips(self, own: int, opp: int) -> dict[int, Move]:
         """Every capture and slide, one per key, with the shortest path."""
@@ -198,6 +190,15 @@ class Rules:
         for table in tables:
             merged.update(zip(table.moves, table.deltas, strict=True))
         return list(merged.values())
+
+    def capture_deltas(self, own: int, opp: int) -> list[Delta]:
+        """The bitboard changes of the captures alone (for a quiescence search)."""
+        inner = self.tables[0].lookup(own, opp).deltas
+        outer = self.tables[1].lookup(own, opp).deltas
+        if not inner or not outer:
+            return list(inner or outer)
+        # A capture reachable on both circuits is one move: the same delta twice.
+        return list(dict.fromkeys(inner + outer))
 
     def _trip_count(self, own: int, opp: int) -> int:
         tables = self._trip_tables(own, opp)

@@ -460,7 +460,7 @@ class Search:
         if stand >= beta or qply >= _QUIESCENCE_PLIES or ply >= MAX_PLY:
             return stand
         alpha = max(alpha, stand)
-        captures = self._captures(own, opp)
+        captures = self.rules.capture_deltas(own, opp)
         if not captures:
             return stand
         guarded = self.evaluate.maps.reach(opp, own)[1]
@@ -482,15 +482,6 @@ class Search:
                         break
         return best
 
-    def _captures(self, own: int, opp: int) -> list[Delta]:
-        tables = self.rules.capture_tables
-        inner = tables[0].lookup(own, opp).deltas
-        outer = tables[1].lookup(own, opp).deltas
-        if not inner:
-            return list(outer)
-        if not outer:
-            return list(inner)
-        return list(dict.fromkeys(inner + outer))
 
 
 def think(

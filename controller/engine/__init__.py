@@ -5,26 +5,33 @@
 - ``think(position, variant, movetime=..., deadline=..., depth=..., history=...,
   plies_without_capture=..., endings=...)``: one search from a bare position;
 - ``Search(position, ...).iterate(stop)``: iterative deepening the caller stops;
-- ``threats(position, variant)``: every capture the opponent could make next.
+- ``threats(position, variant)``: every capture the opponent could make next;
+- ``SearchSettings`` and ``tuned(["KEY=VALUE", ...])``: evaluation weights and
+  prunings, for measuring a change against the defaults.
 """
 
 from controller.engine.levels import LEVELS, BadLevel, Level, choose_move, level
 from controller.engine.player import EnginePlayer
 from controller.engine.search import Iteration, Search, SearchResult, describe_score, think
+from controller.engine.settings import DEFAULT_SETTINGS, BadSetting, SearchSettings, tuned
 from controller.engine.threats import threatened_points, threats
 
 __all__ = [
+    "DEFAULT_SETTINGS",
     "LEVELS",
     "BadLevel",
+    "BadSetting",
     "EnginePlayer",
     "Iteration",
     "Level",
     "Search",
     "SearchResult",
+    "SearchSettings",
     "choose_move",
     "describe_score",
     "level",
     "think",
     "threatened_points",
     "threats",
+    "tuned",
 ]

@@ -111,6 +111,6 @@ class Evaluator:
 
 
 @cache
-def evaluator(variant: Variant, size: int) -> Evaluator:
-    """The shared evaluator of a variant and board size."""
-    return Evaluator(variant, size)
+def evaluator(variant: Variant, size: int, weights: Weights = DEFAULT_WEIGHTS) -> Evaluator:
+    """The shared evaluator of a variant, board size and weights."""
+    return Evaluator(variant, size, weights)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from controller.engine.search import SearchResult, think
+from controller.engine.settings import DEFAULT_SETTINGS, SearchSettings
 from controller.errors import SurakartaError
 from controller.game import Endings, Game
 from controller.movegen import legal_moves
@@ -67,7 +68,12 @@ def level(number: int) -> Level:
 
 
 def choose_move(
-    game: Game, *, movetime: float, level_number: int = 10, rng: random.Random | None = None
+    game: Game,
+    *,
+    movetime: float,
+    level_number: int = 10,
+    rng: random.Random | None = None,
+    settings: SearchSettings = DEFAULT_SETTINGS,
 ) -> SearchResult:
     """The move a player of ``level_number`` makes in ``game`` with ``movetime`` seconds.
 
@@ -83,6 +89,7 @@ def choose_move(
         history=game.positions,
         plies_without_capture=game.plies_without_capture,
         endings=game.endings,
+        settings=settings,
     )
 
 
@@ -97,6 +104,7 @@ def choose(
     history: Sequence[Position] = (),
     plies_without_capture: int = 0,
     endings: Endings | None = None,
+    settings: SearchSettings = DEFAULT_SETTINGS,
 ) -> SearchResult:
     """The move a player of ``level_number`` makes in ``position``.
 
@@ -125,4 +133,5 @@ def choose(
         endings=endings,
         noise=chosen.noise,
         noise_seed=noise_seed,
+        settings=settings,
     )

@@ -6,6 +6,7 @@ import random
 
 from controller.engine.levels import choose_move, level
 from controller.engine.search import SearchResult
+from controller.engine.settings import DEFAULT_SETTINGS, SearchSettings
 from controller.game import Game
 from controller.moves import Move
 
@@ -15,9 +16,12 @@ class EnginePlayer:
 
     name = "engine"
 
-    def __init__(self, level_number: int = 10, seed: int = 0) -> None:
+    def __init__(
+        self, level_number: int = 10, seed: int = 0, settings: SearchSettings = DEFAULT_SETTINGS
+    ) -> None:
         level(level_number)  # reject a bad level now, not at the first move
         self.level_number = level_number
+        self.settings = settings
         self.rng = random.Random(seed)
         self.last: SearchResult | None = None
         """The last search's result (score, depth, principal variation)."""
@@ -25,6 +29,10 @@ class EnginePlayer:
     def choose(self, game: Game, movetime: float) -> Move:
         """The engine's move in ``game`` with ``movetime`` seconds to think."""
         self.last = choose_move(
-            game, movetime=movetime, level_number=self.level_number, rng=self.rng
+            game,
+            movetime=movetime,
+            level_number=self.level_number,
+            rng=self.rng,
+            settings=self.settings,
         )
         return self.last.move

@@ -7,7 +7,8 @@ is ``(own, opp)`` and a child is ``(opp & keep, own ^ flip)`` for a move delta
 - a transposition table keyed by Zobrist hashes, holding bounds and best moves;
 - move ordering: table move, captures of unguarded pieces, other captures,
   killer moves, then quiet moves by history score;
-- late-move reductions and null-move pruning on non-PV nodes;
+- late-move reductions and null-move pruning on non-PV nodes, and multi-cut
+  pruning at expected cut nodes (each can be switched off in ``SearchSettings``);
 - quiescence search over captures at the horizon;
 - the game endings: a side without pieces has lost; no legal move, the
   no-capture limit and a repeated position end the game by piece count.
@@ -24,6 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from controller.engine.evaluate import Evaluator, evaluator
+from controller.engine.settings import DEFAULT_SETTINGS, SearchSettings
 from controller.engine.zobrist import color_index, zobrist
 from controller.errors import GameOver
 from controller.game import Endings
@@ -50,6 +52,12 @@ _CHECK_EVERY = 256  # nodes between two looks at the clock: a few milliseconds
 _QUIESCENCE_PLIES = 10  # captures in a row followed at the horizon
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _NULL_MOVE_MIN_PIECES = 4  # zugzwang-like positions need few pieces; skip them
+# Multi-cut: at an expected cut node, search the first few moves shallower; if
+# enough of them fail high, the node almost surely does too.
+_MULTI_CUT_MIN_DEPTH = 4
+_MULTI_CUT_REDUCTION = 3
+_MULTI_CUT_MOVES = 6
+_MULTI_CUT_NEEDED = 3
 _NOISE_MULTIPLIER = 0x9E37_79B9_7F4A_7C15
 _MASK64 = (1 << 64) - 1
 
@@ -138,16 +146,19 @@ class Search:
         endings: Endings | None = None,
         noise: int = 0,
         noise_seed: int = 0,
+        settings: SearchSettings = DEFAULT_SETTINGS,
     ) -> None:
         """``history``: the game's positions so far (the current one may be included);
         ``noise``: half-width of pseudo-random noise added to every evaluation, for
-        the weaker levels (the same position always gets the same noise for one seed).
+        the weaker levels (the same position always gets the same noise for one seed);
+        ``settings``: evaluation weights and prunings (the defaults are the engine).
         """
         endings = endings if endings is not None else Endings()
         self.position = position
         self.variant = variant
         self.rules: Rules = rules(variant, position.size)
-        self.evaluate: Evaluator = evaluator(variant, position.size)
+        self.settings = settings
+        self.evaluate: Evaluator = evaluator(variant, position.size, settings.weights)
         self.keys = zobrist()
         self.limit = endings.no_capture_limit if endings.no_capture_limit is not None else 1 << 30
         self.repetition = endings.repetition
@@ -278,15 +289,15 @@ class Search:
                 child = (opp & keep, own ^ flip)
                 if index == 0:
                     score = -self._node(
-                        *child, child_key, color ^ 1, depth - 1, -beta, -alpha, 1, quiet
+                        *child, child_key, color ^ 1, depth - 1, -beta, -alpha, 1, quiet, False
                     )
                 else:
                     score = -self._node(
-                        *child, child_key, color ^ 1, depth - 1, -alpha - 1, -alpha, 1, quiet
+                        *child, child_key, color ^ 1, depth - 1, -alpha - 1, -alpha, 1, quiet, True
                     )
                     if score > alpha:
                         score = -self._node(
-                            *child, child_key, color ^ 1, depth - 1, -beta, -alpha, 1, quiet
+                            *child, child_key, color ^ 1, depth - 1, -beta, -alpha, 1, quiet, False
                         )
                 if score > alpha:
                     alpha, best_delta = score, delta
@@ -308,8 +319,10 @@ class Search:
         beta: int,
         ply: int,
         quiet: int,
+        cut: bool,
     ) -> int:
-        """Negamax value of ``(own, opp)`` within ``(alpha, beta)``, side ``color`` to move."""
+        """Negamax value of ``(own, opp)`` within ``(alpha, beta)``, side ``color`` to move;
+        ``cut``: a null-window node expected to fail high."""
         self.nodes += 1
         if self.nodes % _CHECK_EVERY == 0 and self.stop():
             raise _Stopped
@@ -340,7 +353,8 @@ class Search:
         is_pv = beta - alpha > 1
         # Null move: if passing still beats beta, a real move surely would.
         if (
-            not is_pv
+            self.settings.null_move
+            and not is_pv
             and depth >= 3
             and own.bit_count() >= _NULL_MOVE_MIN_PIECES
             and self.evaluate(own, opp) >= beta
@@ -356,15 +370,24 @@ class Search:
                 -beta + 1,
                 ply + 1,
                 quiet + 1,
+                not cut,
             )
             if score >= beta and abs(score) < COUNT_WIN:
                 return beta
 
         ordered = self._order(deltas, table_move, ply, own, opp)
+        if (
+            cut
+            and self.settings.multi_cut
+            and depth >= _MULTI_CUT_MIN_DEPTH
+            and self._multi_cut(own, opp, key, color, ordered, depth, beta, ply, quiet)
+        ):
+            return beta
         original_alpha = alpha
         best_score, best_delta = -INFINITY, ordered[0]
         moves_z, captures_z = self.keys.moves[color], self.keys.captures[color ^ 1]
         killers = self.killers[ply]
+        reduce_late = self.settings.late_move_reductions and depth >= 3
         self.path.add(key)
         try:
             for index, delta in enumerate(ordered):
@@ -387,10 +410,11 @@ class Search:
                         -alpha,
                         ply + 1,
                         child_quiet,
+                        not cut,
                     )
                 else:
                     reduction = 0
-                    if depth >= 3 and index >= 3 and keep == -1 and delta not in killers:
+                    if reduce_late and index >= 3 and keep == -1 and delta not in killers:
                         reduction = 2 if index >= 10 and depth >= 5 else 1
                     score = -self._node(
                         child_own,
@@ -402,6 +426,7 @@ class Search:
                         -alpha,
                         ply + 1,
                         child_quiet,
+                        True,
                     )
                     if score > alpha and (reduction or score < beta):
                         score = -self._node(
@@ -414,6 +439,7 @@ class Search:
                             -alpha,
                             ply + 1,
                             child_quiet,
+                            False,
                         )
                 if score > best_score:
                     best_score, best_delta = score, delta
@@ -436,6 +462,46 @@ class Search:
             flag = _UPPER
         self.table[key] = (depth, flag, _to_table(best_score, ply), best_delta)
         return best_score
+
+    def _multi_cut(
+        self,
+        own: int,
+        opp: int,
+        key: int,
+        color: int,
+        ordered: list[Delta],
+        depth: int,
+        beta: int,
+        ply: int,
+        quiet: int,
+    ) -> bool:
+        """Whether enough of the first moves fail high at a reduced depth."""
+        cuts = 0
+        self.path.add(key)
+        try:
+            for index, (flip, keep) in enumerate(ordered[:_MULTI_CUT_MOVES]):
+                child_key = self._child_key(key, color, (flip, keep))
+                score = -self._node(
+                    opp & keep,
+                    own ^ flip,
+                    child_key,
+                    color ^ 1,
+                    depth - 1 - _MULTI_CUT_REDUCTION,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    0 if keep != -1 else quiet + 1,
+                    False,
+                )
+                if score >= beta and abs(score) < COUNT_WIN:
+                    cuts += 1
+                    if cuts >= _MULTI_CUT_NEEDED:
+                        return True
+                elif _MULTI_CUT_NEEDED - cuts > _MULTI_CUT_MOVES - 1 - index:
+                    return False  # too few moves left to reach the count
+        finally:
+            self.path.discard(key)
+        return False
 
     def _quiesce(
         self,
@@ -483,7 +549,6 @@ class Search:
         return best
 
 
-
 def think(
     position: Position,
     variant: Variant = Variant.STANDARD,
@@ -496,6 +561,7 @@ def think(
     endings: Endings | None = None,
     noise: int = 0,
     noise_seed: int = 0,
+    settings: SearchSettings = DEFAULT_SETTINGS,
     clock: Callable[[], float] = time.monotonic,
 ) -> SearchResult:
     """The engine's move in ``position`` within a time budget.
@@ -513,6 +579,7 @@ def think(
         endings=endings,
         noise=noise,
         noise_seed=noise_seed,
+        settings=settings,
     )
     first = search.best_move
     if first is None:

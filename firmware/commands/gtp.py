@@ -8,6 +8,7 @@ import sys
 from controller.baselines import GreedyPlayer, RandomPlayer
 from controller.engine.levels import level
 from controller.engine.player import EnginePlayer
+from controller.engine.settings import DEFAULT_SETTINGS, SearchSettings, tuned
 from controller.gtp import DEFAULT_MOVETIME, GtpEngine, Player
 from controller.variants import parse_variant
 
@@ -33,15 +34,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of every random choice")
     parser.add_argument("--variant", default="standard", help="rule variant (default: standard)")
+    parser.add_argument(
+        "--tune",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="change an evaluation weight (en_prise=35) or a pruning (multi_cut=off), "
+        "to measure it against the defaults in a match; repeatable",
+    )
 
 
-def make_player(kind: str, level_number: int, seed: int) -> Player:
+def make_player(
+    kind: str, level_number: int, seed: int, settings: SearchSettings = DEFAULT_SETTINGS
+) -> Player:
     """The player called ``kind`` (one of PLAYERS)."""
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "greedy":
         return GreedyPlayer(seed)
-    return EnginePlayer(level_number, seed)
+    return EnginePlayer(level_number, seed, settings)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"invalid move time: {args.movetime!r} (expected seconds above 0)")
     level(args.level)
     engine = GtpEngine(
-        make_player(args.player, args.level, args.seed),
+        make_player(args.player, args.level, args.seed, tuned(args.tune)),
         movetime=args.movetime,
         variant=parse_variant(args.variant),
     )

@@ -13,7 +13,8 @@ For each board size it calibrates once on a clean image of the start position, t
   by patch comparison) and with full marker detection.
 
 Floors from the issue: clean 100%; hard boards right >= 99.5%; hand frames read = 0;
-read rate >= 97%; steady < 2 ms and with detection < 10 ms per 640x480 frame.
+read rate >= 97%; steady < 2 ms and with detection < 10 ms per 640x480 frame (medians;
+a machine busy with other work misses them, so measure on an idle one).
 """
 
 from __future__ import annotations
@@ -119,6 +120,27 @@ def ms(values: list[float]) -> str:
     return f"median {1000 * statistics.median(ordered):6.2f} ms   p95 {1000 * p95:6.2f} ms"
 
 
+STEADY_FLOOR_MS = 2.0
+"""Most a 640x480 frame may take with a steady camera (median), from the issue."""
+DETECTION_FLOOR_MS = 10.0
+"""Most a 640x480 frame may take with full marker detection (median), from the issue."""
+
+
+def speed_ok(steady: list[float], detecting: list[float]) -> bool:
+    """Whether the 640x480 medians meet the issue's speed floors (say which does not)."""
+    steady_ms = 1000 * statistics.median(steady)
+    detecting_ms = 1000 * statistics.median(detecting)
+    ok = True
+    if steady_ms >= STEADY_FLOOR_MS:
+        print(f"speed floor missed: steady camera {steady_ms:.2f} ms >= {STEADY_FLOOR_MS:g} ms")
+        ok = False
+    if detecting_ms >= DETECTION_FLOOR_MS:
+        print(f"speed floor missed: with markers {detecting_ms:.2f} ms >= "
+              f"{DETECTION_FLOOR_MS:g} ms")
+        ok = False
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sets (a minute or less)")
@@ -163,6 +185,8 @@ def main() -> int:
                                            repeats)
                 print(f"{width}x{height} steady camera : {ms(steady)}")
                 print(f"{width}x{height} with markers  : {ms(detecting)}")
+                if width == 640:
+                    failed |= not speed_ok(steady, detecting)
     render_times = []
     for seed in range(30):
         start = time.perf_counter()

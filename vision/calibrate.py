@@ -94,16 +94,56 @@ def start_labels(size: int) -> np.ndarray:
     return np.array(labels)
 
 
-def homography_from_corners(size: int, corners: list[tuple[float, float]]) -> np.ndarray:
-    """The homography of a marker-free board from its four grid corners in the image."""
+def _signed_area(points: np.ndarray) -> float:
+    """Shoelace area of a polygon; its sign says which way round the corners go."""
+    x, y = points[:, 0], points[:, 1]
+    return float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) / 2
+
+
+def homography_from_corners(
+    size: int,
+    corners: list[tuple[float, float]],
+    image_size: tuple[int, int] | None = None,
+) -> np.ndarray:
+    """The homography of a marker-free board from its four grid corners in the image.
+
+    ``image_size`` (width, height), when given, is where the corners must lie.
+    Raises CalibrationFailed quoting the corners when they cannot be a board seen by
+    a camera.
+    """
     model = board_model(size)
     if len(corners) != 4:
         raise CalibrationFailed(f"expected four corners, got {len(corners)}: {corners!r}")
-    source = np.array([model.point_mm(p) for p in model.corner_points()], np.float32)
-    target = np.array(corners, np.float32)
-    if abs(cv2.contourArea(target)) < 100:
+    target = np.array(corners, np.float64)
+    if not np.all(np.isfinite(target)):
+        raise CalibrationFailed(f"invalid corners: {corners!r} (not finite numbers)")
+    if image_size is not None:
+        width, height = image_size
+        # Half a pixel of slack: a corner clicked on the image's edge pixel is inside.
+        inside = (target >= -0.5) & (target <= np.array([width, height]) - 0.5)
+        if not np.all(inside):
+            raise CalibrationFailed(
+                f"the corners lie outside the {width}x{height} image: {corners!r}"
+            )
+    source = np.array([model.point_mm(p) for p in model.corner_points()], np.float64)
+    area = _signed_area(target)
+    if abs(area) < 100:
         raise CalibrationFailed(f"the four corners enclose no area: {corners!r}")
-    matrix: np.ndarray = cv2.getPerspectiveTransform(source, target).astype(np.float64)
+    # A flat square seen by a camera is a convex quadrilateral; anything else is a typo
+    # or corners given in a crossing order.
+    if not cv2.isContourConvex(target.astype(np.float32).reshape(-1, 1, 2)):
+        raise CalibrationFailed(f"the four corners do not form a convex outline: {corners!r}")
+    # A camera cannot see the board mirrored: corners that go round the other way were
+    # given in the wrong order, and the start position (symmetric left to right) would
+    # not show it; every later reading would be mirrored.
+    if (area > 0) != (_signed_area(source) > 0):
+        raise CalibrationFailed(
+            f"the corners go round the wrong way: {corners!r} (expected a1, bottom-right, "
+            "top-right, top-left)"
+        )
+    matrix: np.ndarray = cv2.getPerspectiveTransform(
+        source.astype(np.float32), target.astype(np.float32)
+    ).astype(np.float64)
     return matrix
 
 
@@ -130,7 +170,8 @@ def calibrate(
                 f"no board found in the image (only {sizes.count(size)} of its 4 markers seen)"
             )
     else:
-        homography = homography_from_corners(size, corners)
+        height, width = image.shape[:2]
+        homography = homography_from_corners(size, corners, (width, height))
     model = board_model(size)
     layout = sampling_layout(config, size)
     samples = sample_board(layout, top_down_view(layout, model, image, homography))
@@ -198,7 +239,8 @@ def _calibration_from_json(data: object) -> Calibration:
     if data.get("version") != VERSION:
         raise ValueError(f"unsupported version {data.get('version')!r}")
     size = data["size"]
-    if size not in (6, 7):
+    # type() rather than isinstance(): true is an int, and 6.0 is not a board size.
+    if type(size) is not int or size not in (6, 7):
         raise ValueError(f"bad board size {size!r}")
     homography = np.asarray(data["homography"], np.float64).reshape(3, 3)
     if not np.all(np.isfinite(homography)) or abs(np.linalg.det(homography)) < 1e-12:
@@ -207,5 +249,7 @@ def _calibration_from_json(data: object) -> Calibration:
     corners = None
     if corners_data is not None:
         array = np.asarray(corners_data, np.float64).reshape(4, 2)
+        if not np.all(np.isfinite(array)):
+            raise ValueError("bad corners")
         corners = tuple((float(x), float(y)) for x, y in array)
     return Calibration(size, homography, ColourModel.from_json(data["colours"]), corners)

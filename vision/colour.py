@@ -70,7 +70,15 @@ class ColourModel:
         model = ColourModel(np.stack(means), np.stack(covariances))
         if not np.all(np.isfinite(model.means)) or not np.all(np.isfinite(model.covariances)):
             raise ValueError("colour model has non-finite numbers")
-        np.linalg.inv(model.covariances)  # raises LinAlgError (a ValueError) when singular
+        # A covariance must be symmetric and positive definite, or the distances of
+        # classify() turn meaningless (negative) and every point looks confident or none.
+        if not np.allclose(model.covariances, model.covariances.transpose(0, 2, 1)):
+            raise ValueError("colour model has a covariance that is not symmetric")
+        try:
+            np.linalg.cholesky(model.covariances)
+        except np.linalg.LinAlgError:
+            reason = "colour model has a covariance that is not positive definite"
+            raise ValueError(reason) from None
         return model
 
 

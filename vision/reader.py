@@ -102,6 +102,12 @@ class BoardReader:
         if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3:
             shape = getattr(frame, "shape", None)
             raise BadImage(f"expected a BGR colour image, got an array of shape {shape!r}")
+        # Marker detection and the colour samples assume 8-bit pixels; anything else
+        # (a 16-bit or float frame, an empty one) would fail deep inside OpenCV.
+        if frame.dtype != np.uint8 or frame.size == 0:
+            raise BadImage(
+                f"expected an 8-bit BGR image, got {frame.dtype} of shape {frame.shape!r}"
+            )
         location = self._locator.locate(frame)
         if location.status is not LocationStatus.FOUND or location.homography is None:
             return FrameReading(

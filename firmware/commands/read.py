@@ -5,11 +5,28 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from controller.errors import SurakartaError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 NAME = "read"
 HELP = "print the board part of the position string seen in each image (or 'occluded')"
 
 EXIT_OCCLUDED = 3
+
+DEBUG_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+"""Suffixes of debug images: the usual colour formats OpenCV writes (``.webp`` if built in)."""
+
+
+class BadDebugPath(SurakartaError, ValueError):
+    """A ``--debug`` path with no writable image format or in a folder that does not exist."""
+
+
+class DebugImageNotWritten(SurakartaError, OSError):
+    """A debug image that OpenCV could not write."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,17 +35,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="file written by 'surakarta calibrate'")
     parser.add_argument("--debug", type=Path, metavar="OUT.png",
                         help="write each image with the detected grid and labels drawn on it "
-                             "(OUT-1.png, OUT-2.png, ... for several images)")
+                             "(OUT-1.png, OUT-2.png, ... for several images; "
+                             f"{', '.join(DEBUG_SUFFIXES)})")
 
 
 def _debug_path(debug: Path, index: int, count: int) -> Path:
     return debug if count == 1 else debug.with_name(f"{debug.stem}-{index}{debug.suffix}")
 
 
-def run(args: argparse.Namespace) -> int:
-    # Imported here so that other subcommands start without loading OpenCV.
+def check_debug_path(debug: Path) -> None:
+    """Raise BadDebugPath unless images can go to ``debug``.
+
+    Checked before any image is read, so that a typing mistake costs no reading
+    and OpenCV never gets the chance to fail halfway through a batch.
+    """
+    if debug.suffix.lower() not in DEBUG_SUFFIXES:
+        raise BadDebugPath(
+            f"invalid debug image: {str(debug)!r} (expected a name ending in "
+            f"{', '.join(DEBUG_SUFFIXES)})"
+        )
+    if not debug.parent.is_dir():
+        raise BadDebugPath(f"invalid debug image: {str(debug)!r} (no such folder)")
+
+
+def write_debug_image(target: Path, picture: np.ndarray) -> None:
+    """Write ``picture`` to ``target``; raise DebugImageNotWritten when OpenCV cannot."""
     import cv2
 
+    try:
+        written = cv2.imwrite(str(target), picture)
+    except cv2.error:
+        # OpenCV's message is several lines of C++ source locations: one line instead.
+        written = False
+    if not written:
+        raise DebugImageNotWritten(f"cannot write debug image: {str(target)!r}")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.debug is not None:
+        check_debug_path(args.debug)
+    # Imported here so that other subcommands start without loading OpenCV.
     from vision.calibrate import load_calibration
     from vision.debug import debug_image
     from vision.reader import BoardReader, ReadStatus
@@ -51,6 +97,5 @@ def run(args: argparse.Namespace) -> int:
         if args.debug is not None:
             picture = debug_image(image, frame, calibration.model, reader.config.confident)
             target = _debug_path(args.debug, index, len(args.images))
-            if not cv2.imwrite(str(target), picture):
-                raise OSError(f"cannot write debug image: {str(target)!r}")
+            write_debug_image(target, picture)
     return status

@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 from controller.position import parse_position, start_position
+from vision.board_model import board_model
 from vision.calibrate import Calibration, calibrate, load_calibration, save_calibration
 from vision.config import VisionConfig
 from vision.errors import BadCalibration, CalibrationFailed
-from vision.render import RenderOptions, Scene, random_scene, render
+from vision.render import Pose, RenderOptions, Scene, point_pixels, random_scene, render
 
 
 def test_calibration_learns_the_size_from_the_markers(calibration7: Calibration) -> None:
@@ -46,6 +47,35 @@ def test_corners_that_enclose_nothing(config: VisionConfig) -> None:
         calibrate(config, render(start_position(), Scene()), corners=[(10.0, 10.0)] * 4)
 
 
+def corners_of(scene: Scene) -> list[tuple[float, float]]:
+    """The image positions of the grid corners a1, bottom-right, top-right, top-left."""
+    pixels = point_pixels(6, scene)
+    return [pixels[p] for p in board_model(6).corner_points()]
+
+
+def test_mirrored_corners_are_refused(config: VisionConfig) -> None:
+    # The start position looks the same mirrored, so only the corner order can tell:
+    # taken as given, every later board would be read mirrored left to right.
+    scene = Scene(pose=Pose(tilt_degrees=20, rotation_degrees=10))
+    a1, f1, f6, a6 = corners_of(scene)
+    image = render(start_position(), scene)
+    assert not calibrate(config, image, corners=[a1, f1, f6, a6]).uses_markers
+    with pytest.raises(CalibrationFailed, match=r"wrong way.*expected a1, bottom-right"):
+        calibrate(config, image, corners=[f1, a1, a6, f6])
+
+
+@pytest.mark.parametrize(("corners", "reason"), [
+    ([(float("nan"), 1.0), (200.0, 10.0), (200.0, 200.0), (10.0, 200.0)], "not finite"),
+    ([(-5000.0, 0.0), (9000.0, 0.0), (9000.0, 9000.0), (-5000.0, 9000.0)],
+     "outside the 640x480 image"),
+    ([(100.0, 400.0), (500.0, 400.0), (120.0, 300.0), (100.0, 50.0)], "convex"),
+])
+def test_corners_that_cannot_be_a_board(
+        config: VisionConfig, corners: list[tuple[float, float]], reason: str) -> None:
+    with pytest.raises(CalibrationFailed, match=reason):
+        calibrate(config, render(start_position(), Scene()), corners=corners)
+
+
 def test_save_and_load_round_trip(calibration6: Calibration, tmp_path: Path) -> None:
     path = tmp_path / "cal.json"
     save_calibration(calibration6, path)
@@ -76,11 +106,33 @@ def test_corrupt_file(tmp_path: Path, content: str) -> None:
     assert "\n" not in str(error.value)
 
 
-def test_corrupt_colour_model(calibration6: Calibration, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("covariance", "reason"), [
+    ([[0, 0, 0], [0, 0, 0], [0, 0, 0]], "not positive definite"),
+    ([[-1, 0, 0], [0, -1, 0], [0, 0, -1]], "not positive definite"),
+    ([[1, 0.5, 0], [0, 1, 0], [0, 0, 1]], "not symmetric"),
+])
+def test_corrupt_colour_model(calibration6: Calibration, tmp_path: Path,
+                              covariance: list[list[float]], reason: str) -> None:
     path = tmp_path / "cal.json"
     save_calibration(calibration6, path)
     data = json.loads(path.read_text())
-    data["colours"]["red"]["covariance"] = [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
+    data["colours"]["red"]["covariance"] = covariance
     path.write_text(json.dumps(data))
-    with pytest.raises(BadCalibration, match=r"corrupt"):
+    with pytest.raises(BadCalibration, match=rf"corrupt.*{reason}"):
+        load_calibration(path)
+
+
+@pytest.mark.parametrize(("key", "value", "reason"), [
+    ("corners", [[float("nan"), 0], [1, 0], [1, 1], [0, 1]], "bad corners"),
+    ("size", 6.0, "bad board size 6.0"),
+    ("size", True, "bad board size True"),
+])
+def test_corrupt_field_in_an_otherwise_good_file(
+        calibration6: Calibration, tmp_path: Path, key: str, value: object, reason: str) -> None:
+    path = tmp_path / "cal.json"
+    save_calibration(calibration6, path)
+    data = json.loads(path.read_text())
+    data[key] = value
+    path.write_text(json.dumps(data))
+    with pytest.raises(BadCalibration, match=rf"corrupt.*\({reason}\)"):
         load_calibration(path)

@@ -104,6 +104,12 @@ def test_calibrate_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["calibrate", str(tmp_path / "midgame.png"), "--out", "x.json",
                  "--corners", "1,2,3"]) == 2
     assert "invalid corners: '1,2,3'" in capsys.readouterr().err
+    # Numbers too large for the image: one line, no numpy warning on the way.
+    huge = "1e308,1e308,-1e308,1e308,1e308,-1e308,0,0"
+    assert main(["calibrate", str(tmp_path / "midgame.png"), "--out", "x.json",
+                 f"--corners={huge}"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "outside the 640x480 image" in err
 
 
 def test_read_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -112,3 +118,48 @@ def test_read_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["read", str(tmp_path / "image.png"), "--calibration",
                  str(tmp_path / "cal.json")]) == 2
     assert "corrupt calibration file" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def calibrated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A rendered start position and its calibration file."""
+    folder = tmp_path_factory.mktemp("calibrated")
+    image = folder / "start.png"
+    cv2.imwrite(str(image), render(start_position(), Scene()))
+    assert main(["calibrate", str(image), "--out", str(folder / "cal.json")]) == 0
+    return image, folder / "cal.json"
+
+
+@pytest.mark.parametrize("debug", ["out.txt", "out", "out.gif", "missing/out.png"])
+def test_read_refuses_a_debug_path_it_cannot_write_before_reading(
+        calibrated: tuple[Path, Path], tmp_path: Path, debug: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    image, cal = calibrated
+    capsys.readouterr()
+    target = tmp_path / debug
+    status = main(["read", str(image), "--calibration", str(cal), "--debug", str(target)])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""  # refused before any image was read
+    assert err.startswith("surakarta read: ") and err.count("\n") == 1
+    assert repr(str(target)) in err
+
+
+def test_read_reports_a_debug_image_that_cannot_be_written(
+        calibrated: tuple[Path, Path], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    image, cal = calibrated
+    capsys.readouterr()
+    target = tmp_path / "debug.png"
+    target.mkdir()  # a folder where the file should go: imwrite returns False
+    status = main(["read", str(image), "--calibration", str(cal), "--debug", str(target)])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith("surakarta read: cannot write debug image:") and err.count("\n") == 1
+
+
+def test_read_writes_a_debug_image_with_an_upper_case_suffix(
+        calibrated: tuple[Path, Path], tmp_path: Path) -> None:
+    image, cal = calibrated
+    target = tmp_path / "debug.JPG"
+    assert main(["read", str(image), "--calibration", str(cal), "--debug", str(target)]) == 0
+    assert target.is_file()

@@ -142,3 +142,16 @@ def test_a_grey_array_is_refused(calibration6: Calibration) -> None:
 
     with pytest.raises(BadImage, match="BGR"):
         BoardReader(calibration6).read(np.zeros((480, 640), np.uint8))
+
+
+@pytest.mark.parametrize("frame", [
+    np.zeros((480, 640, 3), np.uint16),
+    np.zeros((480, 640, 3), np.float32),
+    np.zeros((0, 0, 3), np.uint8),
+], ids=["16-bit", "float", "empty"])
+def test_frames_that_are_not_8_bit_images_are_refused(
+        calibration6: Calibration, frame: np.ndarray) -> None:
+    from vision.errors import BadImage
+
+    with pytest.raises(BadImage, match="8-bit"):
+        BoardReader(calibration6).read(frame)

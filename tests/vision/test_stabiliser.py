@@ -25,6 +25,17 @@ def test_a_board_is_handed_on_only_after_holding_for_the_hold_time() -> None:
     assert stabiliser.stable == START
 
 
+def test_the_hold_time_is_configurable_and_about_a_third_of_a_second_by_default() -> None:
+    assert Stabiliser().hold_seconds == pytest.approx(0.3)
+    stabiliser = Stabiliser(hold_seconds=1.0)
+    assert stabiliser.feed(0.0, ok(START)) is None
+    assert stabiliser.feed(0.5, ok(START)) is None
+    assert stabiliser.feed(0.99, ok(START)) is None
+    assert stabiliser.feed(1.0, ok(START)) == START
+    # No hold at all: the first confident frame is handed on.
+    assert Stabiliser(hold_seconds=0).feed(0.0, ok(MOVED)) == MOVED
+
+
 def test_the_same_board_is_handed_on_once() -> None:
     stabiliser = Stabiliser(hold_seconds=0.3)
     stabiliser.feed(0.0, ok(START))

@@ -113,3 +113,8 @@ class Chain:
 def output_label(output: int) -> str:
     """Where an output is on the chain: ``chip 2 QC`` (chips counted from 1)."""
     return f"chip {output // OUTPUTS_PER_CHIP + 1} Q{'ABCDEFGH'[output % OUTPUTS_PER_CHIP]}"
+
+
+def strip_label(output: int) -> str:
+    """Where an output is on a WS2812 strip: ``LED 12``, counted from 1 at the Pi's end."""
+    return f"LED {output + 1}"

@@ -49,7 +49,7 @@ from typing import Any, TypeVar
 from controller.geometry import SIZES, CircuitKind
 from hardware.buttons import DEFAULT_BOUNCE_TIME, ButtonName
 from hardware.chain import SPARE, Chain, check_chain_order
-from hardware.errors import HardwareConfigError
+from hardware.errors import HardwareConfigError, HardwareError
 from hardware.lamps import DEFAULT_LOOP_LAMPS, LampLayout, default_chain_order
 from hardware.pins import BCM_PINS, SPI0_CHIP_SELECT, spi0_pins
 from hardware.scene import DEFAULT_REFRESH_HZ
@@ -480,6 +480,12 @@ def read_hardware_table(path: str | Path) -> Mapping[str, Any]:
             document = tomllib.load(file)
     except tomllib.TOMLDecodeError as error:
         raise HardwareConfigError(f"invalid TOML in {str(path)!r}: {error}") from None
+    except UnicodeDecodeError:
+        # tomllib decodes the bytes itself; its error would not name the file.
+        raise HardwareConfigError(f"invalid TOML in {str(path)!r}: not UTF-8 text") from None
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise HardwareError(f"cannot read configuration file: {str(path)!r} ({reason})") from None
     table = document.get("hardware", {})
     if not isinstance(table, dict):
         raise HardwareConfigError(f"invalid configuration {str(path)!r}: 'hardware' is not a table")

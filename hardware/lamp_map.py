@@ -7,14 +7,13 @@ the chain (``#12``, chip 2 QE), so the drawing doubles as a wiring sheet.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from xml.sax.saxutils import escape
 
 from controller.geometry import geometry
 from hardware.chain import Chain, output_label
 from hardware.lamps import LampKind, LampLayout, loop_arc
 
-PITCH_MM = 40.0
-"""Default distance between neighbouring points, in millimetres."""
 MARGIN = 2.9
 """Space round the board in pitch units: the large loops reach 2 pitches out."""
 
@@ -30,9 +29,26 @@ def _arc_path(cx: float, cy: float, radius: float, start: float, sweep: float) -
 
 
 def lamp_map_svg(
-    layout: LampLayout, chain: Chain | None = None, *, pitch_mm: float = PITCH_MM
+    layout: LampLayout,
+    chain: Chain | None = None,
+    *,
+    pitch_mm: float,
+    place: Callable[[int], str] = output_label,
 ) -> str:
-    """The SVG drawing of ``layout``'s lamps (with chain outputs if ``chain`` is given)."""
+    """The SVG drawing of ``layout``'s lamps (with chain outputs if ``chain`` is given).
+
+    ``place`` names where an output is wired: a shift-register pin (the default)
+    or ``strip_label`` for a WS2812 strip.
+
+    ``pitch_mm`` is the distance between neighbouring points on the board the
+    lamps go under; it has no default because a drill plan at any other pitch
+    misses the points (``surakarta lamp-map`` takes it from the printed sheet).
+
+    Raises ValueError for a pitch that is not a positive, finite number of mm.
+    """
+    # NaN and infinity slip past a "> 0" test and would write an SVG of "nanmm".
+    if not (math.isfinite(pitch_mm) and pitch_mm > 0):
+        raise ValueError(f"invalid pitch: {pitch_mm!r} (expected more than 0 mm)")
     size = layout.size
     span = size - 1 + 2 * MARGIN
     width = span * pitch_mm
@@ -74,7 +90,7 @@ def lamp_map_svg(
             lines.append(
                 f'<text x="{x:.2f}" y="{y + pitch_mm * 0.22:.2f}" font-size="{font * 0.8:.2f}" '
                 f'text-anchor="middle" font-family="sans-serif" fill="#06c">'
-                f"#{output} {output_label(output)}</text>"
+                f"#{output} {place(output)}</text>"
             )
         lines.append("</g>")
     lines.append("</svg>")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from hardware.chain import Chain
-from hardware.config import HardwareConfig, load_hardware_file
-from hardware.lamp_map import PITCH_MM, lamp_map_svg
+from hardware.chain import Chain, output_label, strip_label
+from hardware.config import DriverKind, HardwareConfig, load_hardware_file
+from hardware.lamp_map import lamp_map_svg
 from hardware.lamps import LampLayout
 
 NAME = "lamp-map"
@@ -20,14 +20,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--size", type=int, choices=(6, 7), help="board size (default: from the configuration)"
     )
     parser.add_argument(
-        "--pitch", type=float, default=PITCH_MM, help=f"mm between points (default {PITCH_MM:g})"
+        "--paper",
+        default="a4",
+        choices=("a4", "a3"),
+        help="sheet 'surakarta print-board' printed the board on (default: a4)",
+    )
+    parser.add_argument(
+        "--pitch",
+        type=float,
+        help="mm between points (default: the printed sheet's pitch for the size and paper)",
     )
     parser.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
 
 
+def sheet_pitch(size: int, paper: str) -> float:
+    """Pitch in mm of the board ``surakarta print-board`` prints at ``size`` on ``paper``."""
+    # Imported here so that a lamp map with an explicit pitch starts without loading OpenCV.
+    from vision.board_model import board_model, parse_paper
+
+    return board_model(size, parse_paper(paper)).pitch
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.pitch <= 0:
-        raise ValueError(f"invalid pitch: {args.pitch!r} (expected more than 0 mm)")
     config = HardwareConfig() if args.config is None else load_hardware_file(args.config)
     if args.size is not None and args.size != config.board_size:
         layout = LampLayout(args.size, config.inner_loop_lamps, config.outer_loop_lamps)
@@ -36,7 +50,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         layout = config.layout
         chain = config.chain_of()
-    svg = lamp_map_svg(layout, chain, pitch_mm=args.pitch)
+    # The drawing is a drill plan laid under the printed sheet: only its pitch lines up.
+    pitch = sheet_pitch(layout.size, args.paper) if args.pitch is None else args.pitch
+    place = strip_label if config.driver is DriverKind.WS2812 else output_label
+    svg = lamp_map_svg(layout, chain, pitch_mm=pitch, place=place)
     if args.output is None:
         sys.stdout.write(svg)
     else:

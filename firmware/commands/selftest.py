@@ -20,7 +20,7 @@ from gpiozero.exc import BadPinFactory, GPIOZeroError
 from hardware.build import Hardware, build_hardware
 from hardware.buttons import ButtonName
 from hardware.buzzer import Sound
-from hardware.chain import output_label
+from hardware.chain import output_label, strip_label
 from hardware.config import DriverKind, HardwareConfig, load_hardware_file
 from hardware.errors import HardwareError
 from hardware.mock import mock_pins
@@ -60,19 +60,26 @@ def _open(config: HardwareConfig, pin_factory: Any, on_press: Any, mock: bool) -
         raise HardwareError(f"cannot open the pins: {error}") from None
 
 
+def _lamp_places(config: HardwareConfig) -> dict[str, str]:
+    """Where each lamp is wired, in the words a builder finds it by on the board."""
+    if config.driver is DriverKind.GPIO:
+        return {name: pin_label(pin) for name, pin in config.lamp_pins}
+    # A strip has no chips: the builder counts LEDs along it, dark ones included.
+    label = strip_label if config.driver is DriverKind.WS2812 else output_label
+    chain = config.chain_of()
+    places = {}
+    for name in chain.lamps:
+        output = chain.output_of(name)
+        places[name] = f"output {output}, {label(output)}"
+    return places
+
+
 def _test_lamps(hardware: Hardware, seconds: float, mock: bool) -> None:
     config, driver = hardware.config, hardware.driver
     if config.driver is DriverKind.NONE:
         print("lamps: none fitted (driver = none)")
         return
-    if config.driver is DriverKind.GPIO:
-        places = {name: pin_label(pin) for name, pin in config.lamp_pins}
-    else:
-        chain = config.chain_of()
-        places = {}
-        for name in chain.lamps:
-            output = chain.output_of(name)
-            places[name] = f"output {output}, {output_label(output)}"
+    places = _lamp_places(config)
     print(f"lamps: {len(driver.lamps)} in chain order ({config.driver.value})")
     for number, name in enumerate(driver.lamps, start=1):
         print(f"{number:3d}  {name:<11} {places[name]}", flush=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -9,6 +10,8 @@ import pytest
 from gpiozero import Device
 
 from firmware.cli import main
+from hardware.lamps import LampLayout, default_chain_order
+from vision.board_model import Paper, board_model
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -60,6 +63,67 @@ def test_lamp_map_draws_every_lamp_with_its_chain_output(
     assert out.count('id="lamp-') == 49 + 32
 
 
+def drawn_pitch(svg: str) -> float:
+    """Distance between the lamps under a1 and b1 in a lamp map, mm."""
+    x = {}
+    for group in ElementTree.fromstring(svg).iter("{http://www.w3.org/2000/svg}g"):
+        circle = group.find("{http://www.w3.org/2000/svg}circle")
+        if group.get("id") in ("lamp-a1", "lamp-b1") and circle is not None:
+            x[group.get("id")] = float(circle.get("cx", "nan"))
+    return x["lamp-b1"] - x["lamp-a1"]
+
+
+@pytest.mark.parametrize(("size", "paper"), [("6", "a4"), ("6", "a3"), ("7", "a4"), ("7", "a3")])
+def test_lamp_map_is_drawn_at_the_pitch_of_the_printed_board(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, size: str, paper: str
+) -> None:
+    sheet = str(tmp_path / "board.svg")
+    status, out, _ = run(capsys, "print-board", "--out", sheet, "--size", size, "--paper", paper)
+    printed = re.search(r"pitch ([0-9.]+) mm", out)
+    assert status == 0 and printed is not None
+    status, out, _ = run(capsys, "lamp-map", "--size", size, "--paper", paper)
+    assert status == 0
+    assert drawn_pitch(out) == pytest.approx(float(printed.group(1)), abs=0.01)
+
+
+def test_lamp_map_takes_its_default_size_from_the_config_and_paper_a4(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    config = tmp_path / "board.toml"
+    config.write_text("[hardware]\nboard_size = 7\n")
+    _, out, _ = run(capsys, "lamp-map", "--config", str(config))
+    assert drawn_pitch(out) == pytest.approx(board_model(7, Paper.A4).pitch, abs=0.01)
+
+
+def test_lamp_map_keeps_an_explicit_pitch(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "lamp-map", "--pitch", "40", "--paper", "a3")
+    assert drawn_pitch(out) == pytest.approx(40.0, abs=0.01)
+
+
+@pytest.mark.parametrize("pitch", ["nan", "inf", "0", "-3"])
+def test_lamp_map_refuses_a_pitch_that_is_not_a_length(
+    capsys: pytest.CaptureFixture[str], pitch: str
+) -> None:
+    status, out, err = run(capsys, "lamp-map", f"--pitch={pitch}")
+    assert status == 2 and out == ""
+    assert err.startswith("surakarta lamp-map: invalid pitch:") and err.count("\n") == 1
+
+
+def test_builder_commands_name_a_config_file_they_cannot_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    binary = tmp_path / "board.toml"
+    binary.write_bytes(b"\xff\xfe")
+    for argv in (
+        ("lamps", "3b2/6/2r3/6/6/6 r", "c4xd6"),
+        ("lamp-map",),
+        ("selftest", "--mock"),
+    ):
+        status, _, err = run(capsys, *argv, "--config", str(binary))
+        assert status == 2 and err.count("\n") == 1
+        assert "board.toml" in err and "not UTF-8" in err
+
+
 def test_selftest_on_mock_pins_lights_every_lamp_and_gets_every_button(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -78,6 +142,25 @@ def test_selftest_on_mock_pins_lights_every_lamp_and_gets_every_button(
     assert "mock pins" in out
 
 
+def test_selftest_names_ws2812_lamps_by_their_place_on_the_strip(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # A dark LED ("-") between the first two lamps, as where a strip turns a corner.
+    order = list(default_chain_order(LampLayout(6)))
+    chain = ", ".join(f'"{name}"' for name in [order[0], "-", *order[1:]])
+    config = tmp_path / "board.toml"
+    config.write_text(f'[hardware]\ndriver = "ws2812"\nchain = [{chain}]\n')
+    status, out, _ = run(
+        capsys, "selftest", "--mock", "--button-timeout", "0", "--no-sound", "--config", str(config)
+    )
+    assert status == 0
+    lamp_lines = [line for line in out.splitlines() if line[:3].strip().isdigit()]
+    assert lamp_lines[0].split() == ["1", "a1", "output", "0,", "LED", "1"]
+    assert lamp_lines[1].split() == ["2", "b1", "output", "2,", "LED", "3"]
+    assert lamp_lines[-1].split() == ["68", "outer-sw-4", "output", "68,", "LED", "69"]
+    assert "chip" not in out
+
+
 def test_selftest_reports_a_config_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -86,3 +169,16 @@ def test_selftest_reports_a_config_error(
     status, _, err = run(capsys, "selftest", "--mock", "--config", str(config))
     assert status == 2
     assert "hardware.data_pin: pin 99 does not exist" in err
+
+
+def test_lamp_map_of_a_ws2812_strip_counts_leds_along_the_strip(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    config = tmp_path / "board.toml"
+    config.write_text('[hardware]\ndriver = "ws2812"\n')
+    status, out, _ = run(capsys, "lamp-map", "--config", str(config))
+    assert status == 0
+    texts = [t.text or "" for t in ElementTree.fromstring(out).iter("{http://www.w3.org/2000/svg}text")]
+    outputs = [text for text in texts if text.startswith("#")]
+    assert "#0 LED 1" in outputs and len(outputs) == 68
+    assert not any("chip" in text for text in texts)

@@ -134,8 +134,13 @@ def test_file_loading(tmp_path: Path) -> None:
     path.write_text("[hardware\n")
     with pytest.raises(HardwareConfigError, match="invalid TOML in"):
         load_hardware_file(path)
-    with pytest.raises(OSError):
+    path.write_bytes(b"\xff\xfe[hardware]\n")
+    with pytest.raises(HardwareConfigError, match=r"invalid TOML in '.*board.toml': not UTF-8"):
+        load_hardware_file(path)
+    with pytest.raises(OSError, match=r"cannot read configuration file: '.*missing.toml' \(No"):
         load_hardware_file(tmp_path / "missing.toml")
+    with pytest.raises(OSError, match=r"cannot read configuration file: '.*'"):
+        load_hardware_file(tmp_path)  # a folder
 
 
 def test_build_wires_the_default_board_and_close_releases_every_pin(

@@ -219,6 +219,11 @@ class GameEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class AgreementTakenBack:
+    """Undo after an ending by agreement: the game goes on from where it stopped."""
+
+
+@dataclass(frozen=True, slots=True)
 class NewGame:
     """A new game starts; the board must be set to the start position."""
 
@@ -248,6 +253,7 @@ Decision = (
     | ComputerChose
     | Undone
     | GameEnded
+    | AgreementTakenBack
     | NewGame
     | ModeChanged
 )

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from controller.decisions import (
     Accepted,
+    AgreementTakenBack,
     BoardSeen,
     Button,
     Clear,
@@ -46,7 +47,7 @@ from controller.decisions import (
 )
 from controller.game import Endings, Game, Outcome, Winner
 from controller.geometry import Point, Station, bit, point_name, points_of
-from controller.match import Match
+from controller.match import Match, MatchGame
 from controller.movegen import legal_moves, make_move
 from controller.moves import Move, MoveKind
 from controller.position import Color, Position
@@ -106,12 +107,21 @@ class Referee:
     _pending: Purpose | None = field(default=None, init=False)
     _reading: BoardReading | None = field(default=None, init=False)
     _illegal: bool = field(default=False, init=False)
+    _announced: bool = field(default=False, init=False)
+    _scored: MatchGame | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         if self.game is None:
             self.game = Game(self.variant, endings=self.endings)
         self.variant = self.game.variant
         self.endings = self.game.endings
+        if self.game.is_over:
+            # A game handed over already finished (a journal saved after its last move)
+            # was announced, archived and scored when it ended: doing it again at the
+            # next start would count it twice.
+            self._announced = True
+            if self.match is not None and self.match.games:
+                self._scored = self.match.games[-1]
 
     # -- the public face ------------------------------------------------------------
 
@@ -291,20 +301,22 @@ class Referee:
         return Light(DANGER, Effect.BLINK, _singles(sorted(set(threats))))
 
     def _game_over(self, outcome: Outcome) -> list[Decision]:
-        if self.match is not None and not self.match.is_over:
-            self.match.record(outcome)
         position = self.position
         if outcome.winner is Winner.DRAW:
             shown = position.red | position.black
         else:
             shown = position.pieces(Color.RED if outcome.winner is Winner.RED else Color.BLACK)
         decisions: list[Decision] = [
-            GameEnded(outcome),
-            PlaySound(Sound.GAME_OVER),
             Clear(DANGER),
             Light(RESULT, Effect.BLINK, _singles(points_of(shown))),
             Say(f"game over: {outcome}"),
         ]
+        if self._announced:
+            return decisions  # shown again (after a restart), not scored again
+        self._announced = True
+        if self.match is not None and not self.match.is_over:
+            self._scored = self.match.record(outcome)
+        decisions[:0] = [GameEnded(outcome), PlaySound(Sound.GAME_OVER)]
         if self.match is not None:
             totals = ", ".join(f"{name} {score}" for name, score in self.match.totals.items())
             decisions.append(Say(f"match: {totals}"))
@@ -373,6 +385,13 @@ class Referee:
         if not game.moves:
             return [Say("no move to take back")]
         decisions: list[Decision] = []
+        if game.agreed is not None:
+            # Taking back an agreement resumes the game; no move was made since.
+            self._unscore()
+            game.agreed = None
+            decisions += [AgreementTakenBack(), Clear(RESULT), Say("the game goes on")]
+            return decisions + self._turn_begins()
+        self._unscore()
         decisions.append(Undone(game.undo()))
         # Against the computer, take its reply back too so that the player moves next.
         if self.computer is not None and game.turn is self.computer and game.moves:
@@ -382,6 +401,14 @@ class Referee:
         self._illegal = False
         decisions += [Clear(name) for name in (LIFT, HINT, COMPUTER, LAST, DANGER, RESULT)]
         return decisions + self._needs_setup("put the pieces back")
+
+    def _unscore(self) -> None:
+        """Forget the ending of the current game: a move of it is being taken back."""
+        match = self.match
+        if self._scored is not None and match is not None and match.games[-1:] == [self._scored]:
+            match.games.pop()
+        self._scored = None
+        self._announced = False
 
     def _needs_setup(self, what: str) -> list[Decision]:
         self.settled = False
@@ -394,6 +421,9 @@ class Referee:
         return decisions
 
     def _new_game(self) -> list[Decision]:
+        game = self.current
+        if game.moves and not game.is_over:
+            return self._end_by_agreement()
         if self.match is not None:
             # Players swap colours after every finished game of a match.
             if self.computer is not None and self.match.rules.swap_colours and self.current.is_over:
@@ -401,12 +431,27 @@ class Referee:
             if self.match.is_over:
                 self.match = Match(self.match.first, self.match.second, self.match.rules)
         self.game = Game(self.variant, endings=self.endings)
+        self._announced, self._scored = False, None
         self.computer_move = self.hint = None
         self._pending = None
         self._illegal = False
         decisions: list[Decision] = [NewGame(self.variant)]
         decisions += [Clear(name) for name in (LIFT, HINT, COMPUTER, LAST, DANGER, RESULT)]
         return decisions + self._needs_setup("new game: set up the start")
+
+    def _end_by_agreement(self) -> list[Decision]:
+        """The players stop an unfinished game (RULES.md: an ending by agreement).
+
+        It is scored by piece count, shown and saved like any other ending, so that a
+        match keeps its score and no game vanishes unrecorded; the next press of the
+        button starts the new game, and undo takes the agreement back.
+        """
+        outcome = self.current.end_by_agreement()
+        self.computer_move = self.hint = None
+        self._pending = None
+        decisions: list[Decision] = [Clear(LIFT), Clear(HINT), Clear(COMPUTER)]
+        decisions += self._game_over(outcome)
+        return decisions + [Say("game ended by agreement: press new again for a new game")]
 
     def _next_mode(self) -> list[Decision]:
         index = MODE_CYCLE.index(self.computer)

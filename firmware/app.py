@@ -13,18 +13,23 @@ import queue
 import signal
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
+from gpiozero.exc import GPIOZeroError, PinFactoryFallback
+
 from controller.decisions import BoardSeen, Button, Pressed
+from controller.errors import SurakartaError
 from controller.position import start_position
 from controller.referee import Referee
+from controller.variants import Variant
 from firmware.board import BoardSession, Outputs
 from firmware.config import CameraConfig, Config
 from firmware.engine_service import BackgroundEngine
-from firmware.journal import Journal
+from firmware.journal import Journal, SessionState
 from hardware.build import Hardware, build_hardware
 from hardware.buttons import ButtonName
 from hardware.config import HardwareConfig
@@ -38,6 +43,11 @@ from vision.sources import FrameSource, ImageFolder, OpenCVCapture, PiCamera, Sy
 from vision.stabiliser import Stabiliser
 
 log = logging.getLogger(__name__)
+
+
+class HardwareUnavailable(SurakartaError, OSError):
+    """The wiring of the config cannot be opened on this machine."""
+
 
 CAMERA_RETRY_SECONDS = 3.0
 NO_BOARD_WARNING_SECONDS = 5.0
@@ -58,6 +68,29 @@ def open_camera(camera: CameraConfig, board_size: int) -> FrameSource:
         return ImageFolder(camera.path)
     scene = Scene(width=camera.width, height=camera.height)
     return SyntheticCamera(start_position(board_size), scene)
+
+
+def _open_hardware(
+    config: HardwareConfig,
+    pin_factory: Any,
+    on_press: Callable[[ButtonName], None],
+    clock: Callable[[], float],
+) -> Hardware:
+    """The hardware on its pins; raises HardwareUnavailable in one line when it cannot."""
+    # gpiozero warns once per pin library it could not load; when none loads, those
+    # warnings only repeat the error, so they are logged only when the pins open.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PinFactoryFallback)
+        try:
+            hardware = build_hardware(config, pin_factory, on_press=on_press, clock=clock)
+        except GPIOZeroError as error:
+            raise HardwareUnavailable(
+                f"cannot open the pins of the [hardware] section: {error} "
+                "(on a PC without GPIO, leave [hardware] out to run on mock pins)"
+            ) from None
+    for warning in caught:
+        log.warning("%s", warning.message)
+    return hardware
 
 
 @dataclass
@@ -90,11 +123,11 @@ class BoardApp:
         variant = config.game.variant
         self.presses: queue.Queue[ButtonName] = queue.Queue()
         hardware_config = config.hardware or HardwareConfig(board_size=variant.size)
-        self.hardware: Hardware = build_hardware(
-            hardware_config, pin_factory, on_press=self.presses.put, clock=clock
+        self.hardware: Hardware = _open_hardware(
+            hardware_config, pin_factory, self.presses.put, clock
         )
         self.journal = Journal(config.journal, config.records)
-        saved = self.journal.load()
+        saved = self._saved_session(variant)
         referee = Referee(
             variant,
             computer=config.game.computer,
@@ -129,6 +162,21 @@ class BoardApp:
         self.source: FrameSource | None = None
         self._trouble: str | None = None
         self._no_board_since: float | None = None
+
+    def _saved_session(self, variant: Variant) -> SessionState | None:
+        """The journaled game, if it can go on under this config's rules."""
+        saved = self.journal.load()
+        if saved is None or saved.game.variant is variant:
+            return saved
+        # The config changed its variant since the game was saved: the camera, the
+        # lamps and the referee now expect another board, so the game cannot resume.
+        # It is kept beside the journal rather than lost.
+        aside = self.journal.set_aside(f"{saved.game.variant.value}")
+        log.warning(
+            "the saved game is %s but the config asks for %s: starting a new game "
+            "(the saved one is kept in %s)", saved.game.variant.value, variant.value, aside,
+        )
+        return None
 
     def _first_frame(self) -> Any:
         """A frame to learn the board from (synthetic cameras need no calibration file)."""

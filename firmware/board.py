@@ -15,6 +15,7 @@ from typing import Any
 
 from controller.decisions import (
     Accepted,
+    AgreementTakenBack,
     Clear,
     ComputerChose,
     Decision,
@@ -57,6 +58,9 @@ BUZZER_SOUNDS = {
 }
 
 EventSink = Callable[[dict[str, Any]], None]
+
+JOURNALED = (Accepted, Undone, NewGame, ModeChanged, GameEnded, AgreementTakenBack)
+"""Decisions after which the journal is written: everything a restart must know."""
 
 
 def _names(stations: tuple[Station, ...] | list[int]) -> list[str]:
@@ -106,6 +110,8 @@ def event_of(decision: Decision, layout: LampLayout) -> dict[str, Any] | None:
             "result": decision.outcome.winner.value,
             "reason": decision.outcome.reason.value,
         }
+    if isinstance(decision, AgreementTakenBack):
+        return {"type": "resumed"}
     if isinstance(decision, NewGame):
         return {"type": "new_game", "variant": decision.variant.value}
     if isinstance(decision, ModeChanged):
@@ -174,10 +180,8 @@ class BoardSession:
         The journal is written first: once a lamp or a sound confirms a move, the
         move is on the disk, so a power cut right after loses nothing.
         """
-        if self.outputs.journal is not None and any(
-            isinstance(d, Accepted | Undone | NewGame | ModeChanged | GameEnded) for d in decisions
-        ):
-            self.outputs.journal.save(self.state())
+        if any(isinstance(d, JOURNALED) for d in decisions):
+            self._save()
         for decision in decisions:
             record = event_of(decision, self.outputs.layout)
             if record is not None:
@@ -197,6 +201,16 @@ class BoardSession:
                 log.info("%s", decision.text)
             elif isinstance(decision, GameEnded):
                 self._archive()
+
+    def _save(self) -> None:
+        if self.outputs.journal is None:
+            return
+        try:
+            self.outputs.journal.save(self.state())
+        except OSError as error:
+            # A full or read-only disk must not stop the game being played: the next
+            # change tries again, and the log says what is wrong.
+            log.error("could not save the game to the journal: %s", error)
 
     def _archive(self) -> None:
         if self.outputs.journal is None:

@@ -34,7 +34,7 @@ Every key is optional; with no file at all a PC runs fully simulated. Example::
 
     [journal]
     path = "~/.local/state/surakarta/journal.json"
-    records = "~/.local/state/surakarta/games"
+    records = "~/.local/state/surakarta/games"   # default: "games" beside the journal
 
     [hardware]                 # see hardware/config.py
     driver = "shift-register"
@@ -195,11 +195,16 @@ def _parse(document: Mapping[str, Any], base: Path) -> tuple[Config, list[str]]:
         c.problems.append(f"camera.calibration: file not found: {str(calibration_path)!r}")
     if source in ("file", "folder") and path is None:
         c.problems.append(f"camera.path: needed for source {source!r}")
+    elif source in ("file", "folder") and not (base / Path(path).expanduser()).exists():
+        c.problems.append(f"camera.path: not found: {str(base / Path(path).expanduser())!r}")
     if source in ("usb", "picamera", "file", "folder") and calibration is None:
         c.problems.append(f"camera.calibration: needed for source {source!r}")
     camera_config = CameraConfig(
         source=source,
-        device=c.get(camera, "camera", "device", int, 0),
+        device=c.get(
+            camera, "camera", "device", int, 0,
+            lambda v: None if v >= 0 else f"must be 0 or more, got {v!r}",
+        ),
         path=(base / Path(path).expanduser()) if path else None,
         width=c.get(camera, "camera", "width", int, 640, _positive),
         height=c.get(camera, "camera", "height", int, 480, _positive),
@@ -249,7 +254,9 @@ def _parse(document: Mapping[str, Any], base: Path) -> tuple[Config, list[str]]:
     journal = c.table(document, "journal")
     c.known(journal, "journal", {"path", "records"})
     journal_path = Path(c.get(journal, "journal", "path", str, str(DEFAULT_STATE / "journal.json")))
-    records = Path(c.get(journal, "journal", "records", str, str(DEFAULT_STATE / "games")))
+    # Records go beside the journal unless told otherwise: a config that moves the
+    # journal (a test, a second board) keeps its finished games with it.
+    records = Path(c.get(journal, "journal", "records", str, str(journal_path.parent / "games")))
 
     hardware_table = c.table(document, "hardware")
     hardware: HardwareConfig | None = None
@@ -258,6 +265,14 @@ def _parse(document: Mapping[str, Any], base: Path) -> tuple[Config, list[str]]:
         c.problems.extend(hardware_problems)
         if not hardware_problems:
             hardware = load_hardware_config(hardware_table)
+            if hardware.board_size != game_config.variant.size:
+                # The lamps would be laid out for another board than the one played.
+                size = game_config.variant.size
+                c.problems.append(
+                    f"hardware.board_size: {hardware.board_size} does not match "
+                    f"game.variant {game_config.variant.value!r} ({size}x{size}; "
+                    f"set board_size = {size})"
+                )
 
     match = _parse_match(c, document, game_config.variant) if "match" in document else None
 

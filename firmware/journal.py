@@ -17,7 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller import Color, Endings, Game, SurakartaError, parse_position, parse_variant
+from controller import (
+    Color,
+    Endings,
+    Game,
+    SurakartaError,
+    parse_color,
+    parse_position,
+    parse_variant,
+)
 from controller.game import EndReason, Outcome, Winner
 from controller.match import Counting, Match, MatchRules, Scoring
 from controller.record import GameRecord, write_record
@@ -73,6 +81,7 @@ def state_to_json(state: SessionState) -> str:
         "variant": game.variant.value,
         "start": str(game.start),
         "moves": [move.name for move in game.moves],
+        "agreed": game.agreed is not None,
         "no_capture_limit": game.endings.no_capture_limit,
         "repetition": game.endings.repetition,
         "computer": None if state.computer is None else state.computer.word,
@@ -137,18 +146,23 @@ def state_from_json(text: str) -> SessionState:
         game = Game(parse_variant(document["variant"]), parse_position(document["start"]), endings)
         for name in document["moves"]:
             game.play(name)
+        if document.get("agreed", False) and not game.is_over:
+            game.end_by_agreement()
         computer = document["computer"]
         level = int(document["level"])
+        if not 1 <= level <= 10:
+            raise BadJournal(f"unreadable journal: level {level!r} is not 1 to 10")
         match = document.get("match")
         return SessionState(
             game,
-            None if computer is None else Color.RED if computer == "red" else Color.BLACK,
+            None if computer is None else parse_color(computer),
             level,
             None if match is None else _match_from_json(match),
         )
     except BadJournal:
         raise
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
+    # A nested document too deep for the parser is as corrupt as a torn one.
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
         raise BadJournal(f"unreadable journal: {error}") from None
 
 
@@ -172,17 +186,27 @@ class Journal:
         except FileNotFoundError:
             return None
         except (OSError, UnicodeDecodeError) as error:
-            return self._set_aside(str(error))
+            self._set_aside(str(error))
+            return None
         try:
             return state_from_json(text)
         except BadJournal as error:
-            return self._set_aside(str(error))
+            self._set_aside(str(error))
+            return None
 
     def _set_aside(self, reason: str) -> None:
-        aside = self.path.with_name(f"{self.path.name}.{int(time.time())}.corrupt")
-        os.replace(self.path, aside)
+        aside = self.set_aside("corrupt")
         log.error("journal %s could not be read (%s); moved to %s", self.path, reason, aside)
-        return None
+
+    def set_aside(self, why: str) -> Path:
+        """Rename the journal out of the way (kept, never deleted) and return its new path."""
+        aside = self.path.with_name(f"{self.path.name}.{int(time.time())}.{why}")
+        number = 1
+        while aside.exists():
+            number += 1
+            aside = self.path.with_name(f"{self.path.name}.{int(time.time())}-{number}.{why}")
+        os.replace(self.path, aside)
+        return aside
 
     def archive(self, state: SessionState, tags: dict[str, str] | None = None) -> Path:
         """Save a finished game as a record file and return its path."""

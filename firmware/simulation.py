@@ -133,18 +133,32 @@ class Simulation:
         self._presses: list[ButtonName] = []
         self._leds: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self._rng = np.random.default_rng(self.options.seed)
+        self._own_pins = pin_factory is None
         self.pin_factory = pin_factory or MockFactory(pin_class=MockPWMPin)
         self._engine = engine
-        self.hardware: Hardware = build_hardware(
+        self.hardware: Hardware = self._build_hardware(variant)
+        self._start(variant)
+
+    # -- set-up ---------------------------------------------------------------------
+
+    def _build_hardware(self, variant: Variant) -> Hardware:
+        return build_hardware(
             simulated_hardware(variant),
             self.pin_factory,
             on_press=self._presses.append,
             clock=lambda: self.t,
             sleep=lambda seconds: None,
         )
-        self._start(variant)
 
-    # -- set-up ---------------------------------------------------------------------
+    def _resize(self, variant: Variant, line: int) -> None:
+        """Rewire the lamps for a board of another size (a 7x7 variant, or back)."""
+        if not self._own_pins:
+            # The caller watches these pins for a board of the first size.
+            raise BadScenario(f"line {line}: this session's board size is fixed")
+        self.hardware.close()
+        self.pin_factory = MockFactory(pin_class=MockPWMPin)
+        self.hardware = self._build_hardware(variant)
+        self._leds = ((), ())
 
     def _start(self, variant: Variant) -> None:
         self.variant = variant
@@ -351,7 +365,7 @@ class Simulation:
             if self.referee.current.moves:
                 raise BadScenario(f"line {line}: the variant must come before the first move")
             if step.variant.size != self.board.size:
-                raise BadScenario(f"line {line}: a scripted session keeps its board size")
+                self._resize(step.variant, line)
             self._start(step.variant)
         elif action is Action.MODE:
             self.session.apply(self.referee.set_mode(step.color))

@@ -9,7 +9,9 @@ is ``(own, opp)`` and a child is ``(opp & keep, own ^ flip)`` for a move delta
   killer moves, then quiet moves by history score;
 - late-move reductions and null-move pruning on non-PV nodes, and multi-cut
   pruning at expected cut nodes (each can be switched off in ``SearchSettings``);
-- quiescence search over captures at the horizon;
+- quiescence search over captures at the horizon (realization-probability
+  search, which lets captures cost less than a ply, was tried: at 0.1 s a move it
+  lost 43-57% and 39-61% over 200 games each against this search, so it is not used);
 - the game endings: a side without pieces has lost; no legal move, the
   no-capture limit and a repeated position end the game by piece count.
 

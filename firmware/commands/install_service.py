@@ -28,10 +28,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-start", action="store_true", help="write the unit, do not start it")
 
 
+def systemd_word(text: str) -> str:
+    """``text`` as one argument of a systemd command line.
+
+    Quoted so that a path with spaces stays one argument; ``%`` would start a
+    systemd specifier and ``\\`` an escape, so both are doubled.
+    """
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
+    return f'"{escaped}"'
+
+
 def unit_text(config: Path) -> str:
     """The unit file for this Python and this config."""
     template = resources.files("firmware").joinpath("data", UNIT_NAME).read_text()
-    return template.format(executable=sys.executable, config=config)
+    return template.format(
+        executable=systemd_word(sys.executable), config=systemd_word(str(config))
+    )
 
 
 def run(args: argparse.Namespace) -> int:

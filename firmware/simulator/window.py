@@ -367,6 +367,8 @@ class SimulatorWindow:
                 return f"took back {event['move']}"
             if kind == "game_over":
                 return f"game over: {event['result']} ({event['reason']})"
+            if kind == "resumed":
+                return "the agreement was taken back: the game goes on"
         return ""
 
     def _vision_text(self) -> str:

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller import BoardReading, Color, Game, Variant, find_move, make_move, parse_position
+from controller import (
+    BoardReading,
+    Color,
+    Endings,
+    Game,
+    Variant,
+    find_move,
+    make_move,
+    parse_position,
+)
 from controller.decisions import (
     Accepted,
+    AgreementTakenBack,
     BoardSeen,
     Button,
     Clear,
@@ -273,3 +283,112 @@ def test_a_resumed_game_waits_for_the_board_to_match() -> None:
     assert lights(waiting, "fix") and not referee.settled
     ready(referee)
     assert referee.settled and referee.position.turn is Color.BLACK
+
+
+def play_on_board(referee: Referee, *names: str) -> list[Any]:
+    """Make moves on the board one after another; every decision, in order."""
+    decisions: list[Any] = []
+    position = referee.position
+    for name in names:
+        position = after(position, name, variant=referee.variant)
+        decisions += referee.handle(seen(position))
+    return decisions
+
+
+def test_no_legal_move_ends_the_game_and_is_shown() -> None:
+    # After c3-b2 red's only piece, in the a1 corner, is boxed in and off every circuit.
+    referee = Referee(game=Game(start=parse_position("6/6/6/2b3/b5/rb4 b")))
+    ready(referee)
+    decisions = play_on_board(referee, "c3-b2")
+    ended = of_type(decisions, GameEnded)
+    assert ended and ended[0].outcome.reason.value == "no legal move"
+    assert ended[0].outcome.winner.value == "black"
+    assert lights(decisions, "result")[0].effect is Effect.BLINK
+    assert PlaySound(Sound.GAME_OVER) in decisions
+
+
+def test_the_no_capture_limit_ends_the_game() -> None:
+    referee = Referee(game=Game(endings=Endings(no_capture_limit=3, repetition=False)))
+    ready(referee)
+    assert not of_type(play_on_board(referee, "b2-b3", "e5-e4"), GameEnded)
+    ended = of_type(play_on_board(referee, "c2-c3"), GameEnded)
+    assert ended and ended[0].outcome.reason.value == "no-capture limit"
+    assert ended[0].outcome.winner.value == "draw"
+    # The board is finished: further readings decide nothing.
+    assert referee.handle(seen(after(referee.position, "e4-e3"))) == []
+
+
+def test_a_repeated_position_ends_the_game() -> None:
+    referee = Referee(game=Game(endings=Endings(no_capture_limit=None, repetition=True)))
+    ready(referee)
+    decisions = play_on_board(referee, "b2-b3", "e5-e4", "b3-b2", "e4-e5")
+    ended = of_type(decisions, GameEnded)
+    assert len(ended) == 1 and ended[0].outcome.reason.value == "repetition"
+    assert of_type(decisions, Accepted)[-1].move.name == "e4-e5"
+
+
+def test_new_during_a_game_ends_it_by_agreement_and_undo_takes_that_back() -> None:
+    match = Match("Ana", "Budi", MatchRules(games=2))
+    referee = Referee(match=match)
+    ready(referee)
+    play_on_board(referee, "a2-a3", "a5-a4", "a3-b4", "d6xb4")  # black is a piece up
+    stop = referee.handle(Pressed(Button.NEW))
+    ended = of_type(stop, GameEnded)
+    assert ended and ended[0].outcome.reason.value == "agreement"
+    assert ended[0].outcome.winner.value == "black"
+    assert match.totals == {"Ana": 11, "Budi": 12} and not of_type(stop, NewGame)
+    back = referee.handle(Pressed(Button.UNDO))
+    assert of_type(back, AgreementTakenBack) and not of_type(back, Undone)
+    assert match.games == [] and not referee.current.is_over
+    assert len(referee.current.moves) == 4 and referee.settled
+    # The game goes on from where it stopped.
+    assert of_type(play_on_board(referee, "b2-b3"), Accepted)
+    referee.handle(Pressed(Button.NEW))
+    assert referee.current.is_over and len(match.games) == 1
+    new = referee.handle(Pressed(Button.NEW))
+    assert of_type(new, NewGame) and not referee.current.moves
+    assert match.player_of(Color.RED) == "Budi"
+
+
+def test_new_before_the_first_move_just_starts_again() -> None:
+    referee = Referee()
+    ready(referee)
+    decisions = referee.handle(Pressed(Button.NEW))
+    assert of_type(decisions, NewGame) and not of_type(decisions, GameEnded)
+
+
+def test_a_resumed_finished_game_is_shown_but_not_scored_again() -> None:
+    # What a restart finds after the power went off between the last move and "new".
+    match = Match("Ana", "Budi", MatchRules(games=3))
+    game = Game(start=parse_position("3b2/6/2r3/6/6/6 r"))
+    game.play("c4xd6")
+    match.record(game.outcome)  # type: ignore[arg-type]
+    referee = Referee(game=game, match=match)
+    decisions = ready(referee)
+    assert not of_type(decisions, GameEnded) and PlaySound(Sound.GAME_OVER) not in decisions
+    assert lights(decisions, "result") and len(match.games) == 1
+
+
+def test_undoing_the_last_move_of_a_match_game_takes_its_score_back() -> None:
+    match = Match("Ana", "Budi", MatchRules(games=2))
+    referee = Referee(game=Game(start=parse_position("3b2/6/2r3/6/6/6 r")), match=match)
+    ready(referee)
+    referee.handle(seen("3r2/6/6/6/6/6"))
+    assert referee.current.is_over and len(match.games) == 1
+    referee.handle(Pressed(Button.UNDO))
+    assert match.games == [] and not referee.current.is_over
+    ready(referee)
+    ended = of_type(referee.handle(seen("3r2/6/6/6/6/6")), GameEnded)
+    assert ended and len(match.games) == 1  # scored once, not twice
+
+
+def test_against_the_computer_the_colours_swap_between_match_games() -> None:
+    match = Match("Ana", "computer", MatchRules(games=2))
+    start = parse_position("3b2/6/2r3/6/6/6 r")
+    referee = Referee(game=Game(start=start), computer=Color.BLACK, match=match)
+    ready(referee)
+    referee.handle(seen("3r2/6/6/6/6/6"))
+    assert referee.current.is_over
+    referee.handle(Pressed(Button.NEW))
+    assert referee.computer is Color.RED and match.player_of(Color.BLACK) == "Ana"
+    assert of_type(ready(referee), Think)  # the computer, now red, opens game 2

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller import Game, start_position
+from controller import Game, Variant, parse_position, start_position
 from firmware.app import TROUBLE_LAYER, BoardApp
 from firmware.config import Config, load_config
 from firmware.journal import Journal, SessionState
@@ -124,3 +127,95 @@ def test_sigterm_stops_the_board_cleanly(tmp_path: Path) -> None:
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=30) == 0
     assert "stopping (signal 15)" in process.stderr.read()
+
+
+def test_stopping_leaves_every_lamp_dark(tmp_path: Path) -> None:
+    from firmware.simulator.lamps import LampWatch
+    from hardware.config import HardwareConfig
+
+    # A saved game the board does not show yet: the lamps light the points to put right.
+    game = Game()
+    game.play("b2-c3")
+    Journal(tmp_path / "journal.json").save(SessionState(game, None, 5))
+    factory = MockFactory(pin_class=MockPWMPin)
+    watch = LampWatch(factory, HardwareConfig(board_size=6))  # reads the chain's pins
+    app = BoardApp(_config(tmp_path), factory, camera=FlakyCameras(["ok"], start_position()))
+    runner = threading.Thread(target=app.run)
+    runner.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not watch.lit() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert {"b2", "c3"} <= watch.lit(), "the pins light the points to fix"
+    finally:
+        app.stop.set()
+        runner.join(timeout=30)
+    assert not runner.is_alive()
+    assert watch.lit() == frozenset()
+
+
+def test_a_saved_game_of_another_variant_is_kept_aside(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    game = Game(Variant.SEPUR)
+    game.play(game.legal_moves()[0])
+    Journal(tmp_path / "journal.json").save(SessionState(game, None, 5))
+    cameras = FlakyCameras(["ok"], start_position())
+    app = BoardApp(_config(tmp_path), MockFactory(pin_class=MockPWMPin), FakeClock(), cameras)
+    try:
+        assert app.session.referee.variant is Variant.STANDARD
+        assert not app.session.referee.current.moves
+    finally:
+        app.close()
+    aside = list(tmp_path.glob("journal.json.*.sepur"))
+    assert len(aside) == 1 and "the saved game is sepur" in caplog.text
+
+
+def test_a_finished_game_is_not_archived_again_after_a_restart(tmp_path: Path) -> None:
+    clock = FakeClock()
+    start = parse_position("3b2/6/2r3/6/6/6 r")
+    end = parse_position("3r2/6/6/6/6/6 b")
+    camera = _Camera(start, 10_000)  # one camera, whose view the test changes
+
+    def cameras() -> Any:
+        # The first camera of each start calibrates: it must see the start position.
+        opened = iter([_Camera(start_position(), 10_000)])
+        return lambda: next(opened, camera)
+
+    def run_for(app: BoardApp, frames: int) -> None:
+        for _ in range(frames):
+            app.step()
+            clock.now += 0.1
+
+    Journal(tmp_path / "journal.json").save(SessionState(Game(start=start), None, 5))
+    first = BoardApp(_config(tmp_path), MockFactory(pin_class=MockPWMPin), clock, cameras())
+    try:
+        run_for(first, 10)
+        camera.frame = render(end, Scene(noise=1.0))  # red captures the last black piece
+        run_for(first, 10)
+        assert first.session.referee.current.is_over
+    finally:
+        first.close()
+    assert len(list((tmp_path / "games").iterdir())) == 1
+    # The power comes back before anyone pressed "new": the same finished game.
+    second = BoardApp(_config(tmp_path), MockFactory(pin_class=MockPWMPin), clock, cameras())
+    try:
+        run_for(second, 10)
+        referee = second.session.referee
+        assert referee.current.is_over and referee.settled
+    finally:
+        second.close()
+    assert len(list((tmp_path / "games").iterdir())) == 1, "archived once, not at every start"
+
+
+def test_wiring_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
+    config = tmp_path / "board.toml"
+    config.write_text('[hardware]\ndriver = "shift-register"\n[journal]\npath = "j.json"\n')
+    environment = {**os.environ, "GPIOZERO_PIN_FACTORY": "no-such-factory"}
+    result = subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "run", "--config", str(config)],
+        capture_output=True, text=True, timeout=60, env=environment,
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert "cannot open the pins of the [hardware] section" in result.stderr

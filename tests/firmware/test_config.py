@@ -66,6 +66,11 @@ def test_a_full_valid_config_loads(tmp_path: Path) -> None:
         ("[hardware]\ndata_pin = 17\nclock_pin = 17\n", "used twice"),
         ("[hardware]\ndata_pin = 40\n", "hardware.data_pin"),
         ("camera = 3\n", "camera: expected a table"),
+        ("[camera]\ndevice = -1\n", "camera.device: must be 0 or more"),
+        ("[camera]\nsource = 'folder'\npath = 'none'\n", "camera.path: not found"),
+        # Lamps laid out for a 6x6 board under a 7x7 game.
+        ("[game]\nvariant = 'sepur'\n[hardware]\ndriver = 'shift-register'\n",
+         "hardware.board_size: 6 does not match game.variant 'sepur'"),
         ("[camera\n", "invalid TOML"),
     ],
 )
@@ -116,3 +121,8 @@ def test_a_match_section(tmp_path: Path) -> None:
     problems = check_config(bad)
     assert "match.players: expected two different names" in problems
     assert "match: give games or target, not both" in problems
+
+
+def test_a_7x7_board_with_its_hardware_is_valid(tmp_path: Path) -> None:
+    path = write(tmp_path, "[game]\nvariant = 'sepur'\n[hardware]\nboard_size = 7\n")
+    assert check_config(path) == []

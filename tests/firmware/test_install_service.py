@@ -19,7 +19,7 @@ def test_writes_the_unit_without_starting_it(
     assert main(["install-service", "--config", str(config), "--unit-dir", str(units),
                  "--no-start"]) == 0
     unit = (units / "surakarta.service").read_text()
-    assert f"ExecStart={sys.executable} -m firmware.cli run --config {config.resolve()}" in unit
+    assert f'ExecStart="{sys.executable}" -m firmware.cli run --config "{config.resolve()}"' in unit
     assert "WantedBy=default.target" in unit and "Restart=on-failure" in unit
     assert "systemctl --user enable --now surakarta.service" in capsys.readouterr().out
 
@@ -31,3 +31,16 @@ def test_refuses_an_invalid_config(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["install-service", "--config", str(config), "--unit-dir", str(units)]) == 2
     assert "game.level: must be 1 to 10" in capsys.readouterr().err
     assert not units.exists()
+
+
+def test_a_path_with_spaces_and_percent_signs_stays_one_argument(tmp_path: Path) -> None:
+    folder = tmp_path / "my board 100%"
+    folder.mkdir()
+    config = folder / "board.toml"
+    config.write_text("[game]\nlevel = 4\n")
+    units = tmp_path / "units"
+    assert main(["install-service", "--config", str(config), "--unit-dir", str(units),
+                 "--no-start"]) == 0
+    unit = (units / "surakarta.service").read_text()
+    resolved = str(config.resolve()).replace("%", "%%")
+    assert f'--config "{resolved}"' in unit and "100%%" in unit

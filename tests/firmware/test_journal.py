@@ -45,7 +45,11 @@ def test_no_journal_means_a_new_game(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "{", '{"format": 9}', '{"format": 1, "variant": "standard"}', "\x00\xff"],
+    [
+        "", "{", '{"format": 9}', '{"format": 1, "variant": "standard"}', "\x00\xff",
+        "[" * 100_000 + "]" * 100_000,  # too deep for the parser
+        "null",
+    ],
 )
 def test_a_corrupt_journal_is_set_aside_with_a_log_line(
     tmp_path: Path, text: str, caplog: pytest.LogCaptureFixture
@@ -152,3 +156,39 @@ def test_the_match_survives_in_the_journal(tmp_path: Path) -> None:
     assert state is not None and state.match is not None
     assert state.match.totals == match.totals and state.match.rules == match.rules
     assert state.match.player_of(Color.RED) == "Budi"  # colours swapped for game 2
+
+
+def test_an_out_of_range_level_or_colour_is_corrupt() -> None:
+    document = json.loads(state_to_json(SessionState(_played(3), None, 5)))
+    with pytest.raises(ValueError, match="level 99"):
+        state_from_json(json.dumps({**document, "level": 99}))
+    with pytest.raises(ValueError, match="invalid colour"):
+        state_from_json(json.dumps({**document, "computer": "green"}))
+
+
+def test_a_game_ended_by_agreement_stays_ended(tmp_path: Path) -> None:
+    game = _played(6)
+    game.end_by_agreement()
+    journal = Journal(tmp_path / "journal.json")
+    journal.save(SessionState(game, None, 5))
+    state = journal.load()
+    assert state is not None and state.game.outcome == game.outcome
+
+
+def test_a_journal_that_cannot_be_written_does_not_stop_the_game(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from firmware.scenario import parse_scenario
+    from firmware.simulation import Simulation, SimulationOptions
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    events: list[dict[str, object]] = []
+    journal = Journal(blocked / "journal.json")
+    simulation = Simulation(events.append, SimulationOptions(hands=False), journal=journal)
+    try:
+        simulation.run(parse_scenario("move b2 c3\nmove e5 e4\n"))
+    finally:
+        simulation.close()
+    assert [e["move"] for e in events if e["type"] == "accepted"] == ["b2-c3", "e5-e4"]
+    assert "could not save the game to the journal" in caplog.text

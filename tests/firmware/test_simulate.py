@@ -128,3 +128,11 @@ def test_simulate_command_reports_a_bad_scenario(
     scenario.write_text("move b2 c3\nlevel 11\n")
     assert main(["simulate", str(scenario)]) == 2
     assert "line 2: level must be 1 to 10" in capsys.readouterr().err
+
+
+def test_a_7x7_variant_rewires_the_lamps_for_its_board() -> None:
+    events = run("variant sepur\nmove b2 c3\nmove d6 d5\nlift g2\n", hands=False)
+    assert [event["move"] for event in of_type(events, "accepted")] == ["b2-c3", "d6-d5"]
+    lifted = of_type(events, "lifted")
+    assert lifted and set(lifted[-1]["targets"]) == {"f3", "g3"}
+    assert {"f3", "g3"} <= set(of_type(events, "leds")[-1]["on"])  # g is the 7th file

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import shlex
 import statistics
 import sys
@@ -58,6 +59,9 @@ def speed(positions: list[Position], seconds: float) -> None:
         f"(min {min(rates):,.0f}, max {max(rates):,.0f})"
     )
     print(f"  depth median {statistics.median(depths):g} (min {min(depths)}, max {max(depths)})")
+    # The engine's tables are bounded so that a Pi Zero 2 W (512 MB) keeps room.
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"  peak resident memory {peak:.0f} MB")
 
 
 def overruns(positions: list[Position], searches: int) -> None:

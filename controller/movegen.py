@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 
+from controller.circuit_scan import NO_LANDING, scan_circuit
 from controller.errors import IllegalMove
 from controller.geometry import (
     DIAGONAL_SHIFTS,
@@ -32,21 +33,17 @@ Delta = tuple[int, int]
 """How a move changes the bitboards: ``(own ^ flip, opp & keep)``."""
 
 # Circuit tables grow with every new occupancy met; past this they start afresh so
-# that a long-running board cannot grow without bound.
-_MAX_TABLE_ENTRIES = 500_000
+# that a long-running board stays small (a Pi Zero 2 W has 512 MB in all): an entry
+# takes 100 to 300 bytes. A search of one move meets far fewer occupancies.
+_MAX_TABLE_ENTRIES = 100_000
 
 
-@dataclass(frozen=True, slots=True)
-class _CircuitMoves:
-    """The trips of the side to move on one circuit, for one occupancy."""
+_Trips = tuple[tuple[int, ...], tuple[Delta, ...]]
+"""The trips of the side to move on one circuit, for one occupancy: their move keys
+(origin, target, landing) and, in the same order, their bitboard changes. Search
+and perft need no more; the paths are walked out only for moves asked for."""
 
-    moves: dict[int, Move]
-    """Move key (origin, target, landing) to the move with its shortest path."""
-    deltas: tuple[Delta, ...]
-    """Bitboard changes of the moves, in the same order."""
-
-
-_NO_TRIPS = _CircuitMoves({}, ())
+_NO_TRIPS: _Trips = ((), ())
 
 
 def _move_key(origin: Point, target: Point, landing: Point | None) -> int:
@@ -67,32 +64,58 @@ class _CircuitTable:
     captures: bool
     slides: bool
     step_targets: tuple[int, ...]
-    entries: dict[tuple[int, int], _CircuitMoves] = field(default_factory=dict)
+    entries: dict[int, _Trips] = field(default_factory=dict)
 
-    def lookup(self, own: int, opp: int) -> _CircuitMoves:
+    def lookup(self, own: int, opp: int) -> _Trips:
         mask = self.circuit.mask
-        key = (own & mask, opp & mask)
+        own, opp = own & mask, opp & mask
+        key = own << 64 | opp  # one int hashes faster and takes less room than a pair
         entry = self.entries.get(key)
         if entry is None:
             if len(self.entries) >= _MAX_TABLE_ENTRIES:
                 self.entries.clear()
-            entry = self._compute(*key)
-            self.entries[key] = entry
+            entry = self.entries[key] = self._compute(own, opp)
         return entry
 
-    def _compute(self, own: int, opp: int) -> _CircuitMoves:
+    def moves(self, own: int, opp: int) -> dict[int, Move]:
+        """The trips with their shortest paths, by move key in the order of ``lookup``."""
+        keys = self.lookup(own, opp)[0]
+        if not keys:
+            return {}
+        mask = self.circuit.mask
+        walked = self._walk(own & mask, opp & mask)
+        return {key: walked[key] for key in keys}
+
+    def _compute(self, own: int, opp: int) -> _Trips:
         if not own:
             return _NO_TRIPS
-        stations = self.circuit.stations
+        if self.slides:
+            found = self._walk(own, opp)
+            return tuple(found), tuple(_delta(move) for move in found.values())
+        captures = scan_circuit(self.circuit, own, opp, self.jumps).captures
+        if not captures:
+            return _NO_TRIPS
+        keys = tuple(
+            _move_key(origin, target, None if landing == NO_LANDING else landing)
+            for origin, target, landing in captures
+        )
+        deltas = tuple(
+            ((1 << origin) ^ (1 << (target if landing == NO_LANDING else landing)), ~(1 << target))
+            for origin, target, landing in captures
+        )
+        return keys, deltas
+
+    def _walk(self, own: int, opp: int) -> dict[int, Move]:
+        """Every trip with its shortest path, by walking the circuit from each piece."""
         found: dict[int, Move] = {}
-        for start, origin in enumerate(stations):
+        for start, origin in enumerate(self.circuit.stations):
             if own >> origin & 1:
                 for direction in (1, -1):
                     for move in self._trips(start, direction, own, opp):
                         key = _move_key(move.origin, move.target, move.landing)
                         if _is_shorter(move.path, found.get(key)):
                             found[key] = move
-        return _CircuitMoves(found, tuple(_delta(move) for move in found.values()))
+        return found
 
     def _trips(self, start: int, direction: int, own: int, opp: int) -> Iterator[Move]:
         """Walk from station ``start`` one way, yielding every trip it allows."""
@@ -164,51 +187,45 @@ class Rules:
 
     # -- circuit trips -------------------------------------------------------------
 
-    def _trip_tables(self, own: int, opp: int) -> list[_CircuitMoves]:
-        found = [table.lookup(own, opp) for table in self.tables]
-        return [trips for trips in found if trips.moves]
-
     def _trips(self, own: int, opp: int) -> dict[int, Move]:
         """Every capture and slide, one per key, with the shortest path."""
-        tables = self._trip_tables(own, opp)
-        if len(tables) == 1:
-            return tables[0].moves
         merged: dict[int, Move] = {}
-        for table in tables:
-            for key, move in table.moves.items():
+        for table in self.tables:
+            for key, move in table.moves(own, opp).items():
                 if _is_shorter(move.path, merged.get(key)):
                     merged[key] = move
         return merged
 
     def _trip_deltas(self, own: int, opp: int) -> list[Delta] | tuple[Delta, ...]:
-        tables = self._trip_tables(own, opp)
-        if not tables:
+        found = [trips for trips in (table.lookup(own, opp) for table in self.tables) if trips[0]]
+        if not found:
             return ()
-        if len(tables) == 1:
-            return tables[0].deltas
+        if len(found) == 1:
+            return found[0][1]
+        # A trip reachable on both circuits is one move.
         merged: dict[int, Delta] = {}
-        for table in tables:
-            merged.update(zip(table.moves, table.deltas, strict=True))
+        for keys, deltas in found:
+            merged.update(zip(keys, deltas, strict=True))
         return list(merged.values())
 
     def capture_deltas(self, own: int, opp: int) -> list[Delta]:
         """The bitboard changes of the captures alone (for a quiescence search)."""
-        inner = self.tables[0].lookup(own, opp).deltas
-        outer = self.tables[1].lookup(own, opp).deltas
+        inner = self.tables[0].lookup(own, opp)[1]
+        outer = self.tables[1].lookup(own, opp)[1]
         if not inner or not outer:
             return list(inner or outer)
         # A capture reachable on both circuits is one move: the same delta twice.
         return list(dict.fromkeys(inner + outer))
 
     def _trip_count(self, own: int, opp: int) -> int:
-        tables = self._trip_tables(own, opp)
-        if not tables:
+        found = [trips for trips in (table.lookup(own, opp) for table in self.tables) if trips[0]]
+        if not found:
             return 0
-        if len(tables) == 1:
-            return len(tables[0].deltas)
+        if len(found) == 1:
+            return len(found[0][0])
         keys: set[int] = set()
-        for table in tables:
-            keys.update(table.moves)
+        for trip_keys, _ in found:
+            keys.update(trip_keys)
         return len(keys)
 
     # -- whole positions -----------------------------------------------------------

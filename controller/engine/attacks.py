@@ -11,26 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
+from controller.circuit_scan import CircuitCaptures, scan_both
 from controller.geometry import Circuit, geometry
 
-# Past this many entries a table starts afresh, so memory stays bounded.
-_MAX_ENTRIES = 400_000
+# Past this many entries a table starts afresh, so memory stays bounded: an entry
+# takes about 250 bytes, so the two tables of a board stay under about 50 MB.
+_MAX_ENTRIES = 100_000
 
+Reach = tuple[int, int, int]
+"""What one side's pieces reach by circuit trips through at least one loop:
+``(attacks, guards, captures)``: the enemy pieces it can capture, its own pieces
+that another of its pieces reaches (so a capture there can be answered), and the
+number of distinct captures (origin, captured point)."""
 
-@dataclass(frozen=True, slots=True)
-class Reach:
-    """What one side's pieces reach by a circuit trip through at least one loop."""
-
-    attacks: int
-    """Bitboard of enemy pieces the side can capture."""
-    guards: int
-    """Bitboard of the side's own pieces that another of its pieces reaches: if the
-    enemy captured there, this side could capture back."""
-    captures: int
-    """Number of distinct captures (origin, captured point) the side has."""
-
-
-_NOTHING = Reach(0, 0, 0)
+_NOTHING: Reach = (0, 0, 0)
 
 
 @dataclass
@@ -39,53 +33,32 @@ class _ReachTable:
 
     circuit: Circuit
     jumps: bool
-    entries: dict[tuple[int, int], Reach] = field(default_factory=dict)
+    entries: dict[int, Reach] = field(default_factory=dict)
 
     def lookup(self, own: int, opp: int) -> Reach:
         mask = self.circuit.mask
-        key = (own & mask, opp & mask)
+        own, opp = own & mask, opp & mask
+        key = own << 64 | opp  # one int hashes faster and takes less room than a pair
         reach = self.entries.get(key)
         if reach is None:
             if len(self.entries) >= _MAX_ENTRIES:
                 self.entries.clear()
-            reach = self._compute(*key)
-            self.entries[key] = reach
+            # The other side's reach is nearly free now, and is asked for next.
+            mine, theirs = scan_both(self.circuit, own, opp, self.jumps)
+            reach = self.entries[key] = _reach(mine)
+            self.entries[opp << 64 | own] = _reach(theirs)
         return reach
 
-    def _compute(self, own: int, opp: int) -> Reach:
-        if not own:
-            return _NOTHING
-        stations, loop_after = self.circuit.stations, self.circuit.loop_after
-        length = len(stations)
-        attacks = guards = 0
-        pairs: set[tuple[int, int]] = set()
-        for start, origin in enumerate(stations):
-            if not own >> origin & 1:
-                continue
-            occupied = (own | opp) & ~(1 << origin)
-            for direction in (1, -1):
-                index, loops = start, 0
-                for _ in range(length):
-                    if (loop_after[index] if direction == 1 else loop_after[index - 1]) is not None:
-                        loops += 1
-                    index = (index + direction) % length
-                    point = stations[index]
-                    if not occupied >> point & 1:
-                        continue
-                    if loops:
-                        if own >> point & 1:
-                            guards |= 1 << point
-                        elif self._lands(index, direction, origin, occupied):
-                            attacks |= 1 << point
-                            pairs.add((origin, point))
-                    break
-        return Reach(attacks, guards, len(pairs))
 
-    def _lands(self, index: int, direction: int, origin: int, occupied: int) -> bool:
-        if not self.jumps:
-            return True
-        landing = self.circuit.stations[(index + direction) % len(self.circuit.stations)]
-        return landing == origin or not occupied >> landing & 1
+def _reach(found: CircuitCaptures) -> Reach:
+    if not found.captures and not found.guards:
+        return _NOTHING
+    attacks = 0
+    pairs: set[tuple[int, int]] = set()
+    for origin, target, _ in found.captures:
+        attacks |= 1 << target
+        pairs.add((origin, target))
+    return attacks, found.guards, len(pairs)
 
 
 class AttackMaps:
@@ -98,9 +71,9 @@ class AttackMaps:
 
     def reach(self, own: int, opp: int) -> tuple[int, int, int]:
         """``(attacks, guards, captures)`` of the side owning ``own``, both circuits."""
-        a = self._inner.lookup(own, opp)
-        b = self._outer.lookup(own, opp)
-        return a.attacks | b.attacks, a.guards | b.guards, a.captures + b.captures
+        a_attacks, a_guards, a_captures = self._inner.lookup(own, opp)
+        b_attacks, b_guards, b_captures = self._outer.lookup(own, opp)
+        return a_attacks | b_attacks, a_guards | b_guards, a_captures + b_captures
 
 
 @cache

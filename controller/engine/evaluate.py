@@ -17,6 +17,9 @@ from controller.engine.attacks import AttackMaps, attack_maps
 from controller.geometry import DIAGONAL_SHIFTS, ORTHOGONAL_SHIFTS, geometry
 from controller.variants import Variant
 
+_MAX_CACHED_SCORES = 100_000
+"""Scores kept before the cache starts afresh: about 20 MB, small beside a Pi's memory."""
+
 
 @dataclass(frozen=True, slots=True)
 class Weights:
@@ -72,6 +75,9 @@ class Evaluator:
         self.two_lines_mask = sum(1 << p for p, n in lines.items() if n >= 2)
         self.one_line_mask = sum(1 << p for p, n in lines.items() if n == 1)
         self.safe_mask = sum(1 << p for p, n in lines.items() if n == 0)
+        # The search meets the same positions again (transpositions, quiescence
+        # after a re-search); a score costs far more than a look-up.
+        self._scores: dict[tuple[int, int], int] = {}
 
     def steps(self, own: int, empty: int) -> int:
         """How many steps the side owning ``own`` has."""
@@ -84,6 +90,15 @@ class Evaluator:
 
     def __call__(self, own: int, opp: int) -> int:
         """Score of the position for the side owning ``own``, which is to move."""
+        key = (own, opp)
+        score = self._scores.get(key)
+        if score is None:
+            if len(self._scores) >= _MAX_CACHED_SCORES:
+                self._scores.clear()
+            score = self._scores[key] = self._score(own, opp)
+        return score
+
+    def _score(self, own: int, opp: int) -> int:
         w = self.weights
         attacks, guards, captures = self.maps.reach(own, opp)
         their_attacks, their_guards, their_captures = self.maps.reach(opp, own)

@@ -16,6 +16,9 @@ from controller import (
     legal_moves,
     make_move,
 )
+from controller.engine.attacks import attack_maps
+from controller.geometry import bit
+from controller.movegen import rules
 from tests.plain_rules import plain_moves
 
 
@@ -49,6 +52,33 @@ def test_moves_equal_the_plain_generator(position: Position, variant: Variant) -
 def test_moves_equal_the_plain_generator_on_7x7(position: Position, variant: Variant) -> None:
     names = {move.name for move in legal_moves(position, variant)}
     assert names == plain_moves(str(position), variant.value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(), variants)
+def test_search_deltas_match_the_moves_in_order(position: Position, variant: Variant) -> None:
+    # The search names its moves by their index in deltas(): the two lists must agree.
+    own, opp = position.pieces(position.turn), position.pieces(position.turn.other)
+    move_rules = rules(variant, position.size)
+    expected = [
+        (bit(m.origin) ^ bit(m.destination), ~bit(m.target) if m.is_capture else -1)
+        for m in move_rules.moves(own, opp)
+    ]
+    assert move_rules.deltas(own, opp) == expected
+    assert move_rules.count(own, opp) == len(expected)
+    captures = [delta for delta in expected if delta[1] != -1]
+    assert sorted(move_rules.capture_deltas(own, opp)) == sorted(dict.fromkeys(captures))
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(), variants)
+def test_attack_maps_name_every_capturable_piece(position: Position, variant: Variant) -> None:
+    own, opp = position.pieces(position.turn), position.pieces(position.turn.other)
+    attacks, _, count = attack_maps(position.size, variant.captures_by_jumping).reach(own, opp)
+    captures = [m for m in legal_moves(position, variant) if m.is_capture]
+    assert attacks == sum({bit(m.target) for m in captures})
+    if variant is not Variant.BOROBUDUR:  # a jump may reach one piece by two landings
+        assert count >= len(captures)
 
 
 def _neighbours_on_circuit(station: int, loop: Loop | None, following: int) -> bool:

@@ -35,7 +35,7 @@ Delta = tuple[int, int]
 # Circuit tables grow with every new occupancy met; past this they start afresh so
 # that a long-running board stays small (a Pi Zero 2 W has 512 MB in all): an entry
 # takes 100 to 300 bytes. A search of one move meets far fewer occupancies.
-_MAX_TABLE_ENTRIES = 100_000
+_MAX_TABLE_ENTRIES = 50_000
 
 
 _Trips = tuple[tuple[int, ...], tuple[Delta, ...]]

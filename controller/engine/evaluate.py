@@ -17,8 +17,8 @@ from controller.engine.attacks import AttackMaps, attack_maps
 from controller.geometry import DIAGONAL_SHIFTS, ORTHOGONAL_SHIFTS, geometry
 from controller.variants import Variant
 
-_MAX_CACHED_SCORES = 100_000
-"""Scores kept before the cache starts afresh: about 20 MB, small beside a Pi's memory."""
+_MAX_CACHED_SCORES = 50_000
+"""Scores kept before the cache starts afresh: about 10 MB, small beside a Pi's memory."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,7 +42,7 @@ def scan_circuit(circuit: Circuit, own: int, opp: int, jumps: bool) -> CircuitCa
     ``jumps``: captures land on the station beyond the captured piece, which must
     be empty or the mover's own starting point.
     """
-    return scan_both(circuit, own, opp, jumps)[0]
+    return _scan(circuit, own, opp, jumps, sides=1)[0]
 
 
 def scan_both(
@@ -53,6 +53,12 @@ def scan_both(
     The evaluation asks for both sides of every position, and they share the
     order of the occupied stations, which is most of the work.
     """
+    return _scan(circuit, own, opp, jumps, sides=2)
+
+
+def _scan(
+    circuit: Circuit, own: int, opp: int, jumps: bool, sides: int
+) -> tuple[CircuitCaptures, CircuitCaptures]:
     stations = circuit.stations
     length = len(stations)
     line = length // 4
@@ -66,6 +72,8 @@ def scan_both(
     for order, start in enumerate(ring):
         origin = stations[start]
         side = 0 if own >> origin & 1 else 1
+        if side >= sides:
+            continue
         friends = own if side == 0 else opp
         for direction in (1, -1):
             # The next occupied station, passing over the origin's other station.

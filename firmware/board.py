@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from controller.decisions import (
@@ -149,6 +150,8 @@ class BoardSession:
         self.last_message = ""
         """The referee's latest message, for a display."""
         self.now = 0.0
+        self._record: Path | None = None
+        """The record file of the current game, once it has ended."""
 
     def start(self, now: float) -> None:
         """Announce the game and ask for the board to be set up."""
@@ -201,6 +204,10 @@ class BoardSession:
                 log.info("%s", decision.text)
             elif isinstance(decision, GameEnded):
                 self._archive()
+            elif isinstance(decision, Undone | AgreementTakenBack):
+                self._withdraw_record()
+            elif isinstance(decision, NewGame):
+                self._record = None
 
     def _save(self) -> None:
         if self.outputs.journal is None:
@@ -216,7 +223,19 @@ class BoardSession:
         if self.outputs.journal is None:
             return
         try:
-            path = self.outputs.journal.archive(self.state())
-            log.info("game saved to %s", path)
+            self._record = self.outputs.journal.archive(self.state())
+            log.info("game saved to %s", self._record)
         except OSError as error:
             log.error("could not save the finished game: %s", error)
+
+    def _withdraw_record(self) -> None:
+        """Remove the record of an ending that was taken back: the game goes on, and
+        its record is written again when it ends, so none is left saying otherwise."""
+        if self._record is None:
+            return
+        try:
+            self._record.unlink(missing_ok=True)
+            log.info("record %s removed: its ending was taken back", self._record)
+        except OSError as error:
+            log.error("could not remove the record of a taken-back ending: %s", error)
+        self._record = None

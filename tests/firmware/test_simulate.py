@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from firmware.cli import main
+from firmware.journal import Journal
 from firmware.scenario import BadScenario, parse_scenario
 from firmware.simulation import Simulation, SimulationOptions
 
@@ -136,3 +137,19 @@ def test_a_7x7_variant_rewires_the_lamps_for_its_board() -> None:
     lifted = of_type(events, "lifted")
     assert lifted and set(lifted[-1]["targets"]) == {"f3", "g3"}
     assert {"f3", "g3"} <= set(of_type(events, "leds")[-1]["on"])  # g is the 7th file
+
+
+def test_an_agreement_taken_back_leaves_no_record(tmp_path: Path) -> None:
+    events: list[dict[str, Any]] = []
+    games = tmp_path / "games"
+    journal = Journal(tmp_path / "journal.json", games)
+    simulation = Simulation(events.append, SimulationOptions(), journal=journal)
+    try:
+        simulation.run(parse_scenario("move c2 c3\nmove d5 d4\npress new\nwait 1"))
+        assert of_type(events, "game_over")[-1]["reason"] == "agreement"
+        assert len(list(games.iterdir())) == 1, "the ended game is saved"
+        simulation.run(parse_scenario("press undo\nwait 1\nmove c3 c4\nwait 1"))
+        assert of_type(events, "resumed") and of_type(events, "accepted")[-1]["move"] == "c3-c4"
+        assert list(games.iterdir()) == [], "no record says the game ended"
+    finally:
+        simulation.close()

@@ -21,6 +21,7 @@ def test_writes_the_unit_without_starting_it(
     unit = (units / "surakarta.service").read_text()
     assert f'ExecStart="{sys.executable}" -m firmware.cli run --config "{config.resolve()}"' in unit
     assert "WantedBy=default.target" in unit and "Restart=on-failure" in unit
+    assert "StartLimitBurst=10" in unit.split("[Service]")[0], "a broken config stops retrying"
     assert "systemctl --user enable --now surakarta.service" in capsys.readouterr().out
 
 

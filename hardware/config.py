@@ -48,7 +48,7 @@ from typing import Any, TypeVar
 
 from controller.geometry import SIZES, CircuitKind
 from hardware.buttons import DEFAULT_BOUNCE_TIME, ButtonName
-from hardware.chain import SPARE, Chain, check_chain_order
+from hardware.chain import SPARE, Chain, check_chain_order, output_label, strip_label
 from hardware.errors import HardwareConfigError, HardwareError
 from hardware.lamps import DEFAULT_LOOP_LAMPS, LampLayout, default_chain_order
 from hardware.pins import BCM_PINS, SPI0_CHIP_SELECT, spi0_pins
@@ -170,6 +170,11 @@ class HardwareConfig:
     def chain_of(self) -> Chain:
         """The chain of this build (wiring order padded with spares)."""
         return Chain.of(self.layout, self.chain, chips=self.chips)
+
+    def output_place(self, output: int) -> str:
+        """Where a chain output is found on the build: an LED counted along a WS2812
+        strip (which has no chips), else a 74HC595 pin."""
+        return strip_label(output) if self.driver is DriverKind.WS2812 else output_label(output)
 
 
 _TOP_KEYS = {

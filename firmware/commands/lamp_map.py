@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from hardware.chain import Chain, output_label, strip_label
-from hardware.config import DriverKind, HardwareConfig, load_hardware_file
+from hardware.chain import Chain
+from hardware.config import HardwareConfig, load_hardware_file
 from hardware.lamp_map import lamp_map_svg
 from hardware.lamps import LampLayout
 
@@ -52,8 +52,7 @@ def run(args: argparse.Namespace) -> int:
         chain = config.chain_of()
     # The drawing is a drill plan laid under the printed sheet: only its pitch lines up.
     pitch = sheet_pitch(layout.size, args.paper) if args.pitch is None else args.pitch
-    place = strip_label if config.driver is DriverKind.WS2812 else output_label
-    svg = lamp_map_svg(layout, chain, pitch_mm=pitch, place=place)
+    svg = lamp_map_svg(layout, chain, pitch_mm=pitch, place=config.output_place)
     if args.output is None:
         sys.stdout.write(svg)
     else:

@@ -20,7 +20,6 @@ from gpiozero.exc import BadPinFactory, GPIOZeroError
 from hardware.build import Hardware, build_hardware
 from hardware.buttons import ButtonName
 from hardware.buzzer import Sound
-from hardware.chain import output_label, strip_label
 from hardware.config import DriverKind, HardwareConfig, load_hardware_file
 from hardware.errors import HardwareError
 from hardware.mock import mock_pins
@@ -64,13 +63,11 @@ def _lamp_places(config: HardwareConfig) -> dict[str, str]:
     """Where each lamp is wired, in the words a builder finds it by on the board."""
     if config.driver is DriverKind.GPIO:
         return {name: pin_label(pin) for name, pin in config.lamp_pins}
-    # A strip has no chips: the builder counts LEDs along it, dark ones included.
-    label = strip_label if config.driver is DriverKind.WS2812 else output_label
     chain = config.chain_of()
     places = {}
     for name in chain.lamps:
         output = chain.output_of(name)
-        places[name] = f"output {output}, {label(output)}"
+        places[name] = f"output {output}, {config.output_place(output)}"
     return places
 
 

@@ -161,6 +161,10 @@ class Game:
         self.agreed = by_piece_count(self.position, EndReason.AGREEMENT)
         return self.agreed
 
+    def resume(self) -> None:
+        """Take back an ending by agreement: play goes on from the same position."""
+        self.agreed = None
+
     @property
     def outcome(self) -> Outcome | None:
         """How the game ended, or None while it goes on."""

@@ -95,15 +95,16 @@ class _CircuitTable:
         captures = scan_circuit(self.circuit, own, opp, self.jumps).captures
         if not captures:
             return _NO_TRIPS
-        keys = tuple(
-            _move_key(origin, target, None if landing == NO_LANDING else landing)
-            for origin, target, landing in captures
-        )
-        deltas = tuple(
-            ((1 << origin) ^ (1 << (target if landing == NO_LANDING else landing)), ~(1 << target))
-            for origin, target, landing in captures
-        )
-        return keys, deltas
+        keys: list[int] = []
+        deltas: list[Delta] = []
+        for origin, target, landing in captures:
+            if landing == NO_LANDING:
+                keys.append(_move_key(origin, target, None))
+                deltas.append(((1 << origin) ^ (1 << target), ~(1 << target)))
+            else:
+                keys.append(_move_key(origin, target, landing))
+                deltas.append(((1 << origin) ^ (1 << landing), ~(1 << target)))
+        return tuple(keys), tuple(deltas)
 
     def _walk(self, own: int, opp: int) -> dict[int, Move]:
         """Every trip with its shortest path, by walking the circuit from each piece."""
@@ -187,6 +188,10 @@ class Rules:
 
     # -- circuit trips -------------------------------------------------------------
 
+    def _trip_tables(self, own: int, opp: int) -> list[_Trips]:
+        """The trips of each table that has any."""
+        return [trips for trips in (table.lookup(own, opp) for table in self.tables) if trips[0]]
+
     def _trips(self, own: int, opp: int) -> dict[int, Move]:
         """Every capture and slide, one per key, with the shortest path."""
         merged: dict[int, Move] = {}
@@ -197,7 +202,7 @@ class Rules:
         return merged
 
     def _trip_deltas(self, own: int, opp: int) -> list[Delta] | tuple[Delta, ...]:
-        found = [trips for trips in (table.lookup(own, opp) for table in self.tables) if trips[0]]
+        found = self._trip_tables(own, opp)
         if not found:
             return ()
         if len(found) == 1:
@@ -218,7 +223,7 @@ class Rules:
         return list(dict.fromkeys(inner + outer))
 
     def _trip_count(self, own: int, opp: int) -> int:
-        found = [trips for trips in (table.lookup(own, opp) for table in self.tables) if trips[0]]
+        found = self._trip_tables(own, opp)
         if not found:
             return 0
         if len(found) == 1:

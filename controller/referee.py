@@ -388,7 +388,7 @@ class Referee:
         if game.agreed is not None:
             # Taking back an agreement resumes the game; no move was made since.
             self._unscore()
-            game.agreed = None
+            game.resume()
             decisions += [AgreementTakenBack(), Clear(RESULT), Say("the game goes on")]
             return decisions + self._turn_begins()
         self._unscore()

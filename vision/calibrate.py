@@ -1,22 +1,26 @@
-"""Calibration: learn where the board is and what its pieces look like from the start position.
+"""Calibration: learn the camera, the board and what its pieces look like from the start position.
 
 Decisions:
 - One image of the start position is enough: its 24 (28 on 7x7) pieces stand on
-  known points, so the two piece colours are learned by place, not by name.
+  known points, so the two piece colours are learned by place, not by name. The
+  same image gives the lens and the camera's pose (``vision.register``: the markers,
+  then the printed lines and loops) and the height of the pieces' tops: the height
+  at which the top-down view shows each piece's top as one even disc.
   Whatever stands on ranks 1-2 is "red", whatever stands on the top two ranks is
   "black"; any two colours that differ from each other and from the paper work.
 - The image must convince before it is used: the paper must be clear, every rank
-  must look like what the start position puts there (each sample close to the
-  median of its label), the three labels must be well apart, and the learned
-  model must read the image back with full confidence. Otherwise calibration
-  fails with a one-line reason instead of storing a model that would misread.
+  must look like what the start position puts there, the three labels must be well
+  apart, and the learned model must read the image back with full confidence.
+  Otherwise calibration fails with a one-line reason instead of storing a model
+  that would misread; two piece sets too alike to tell apart are named as such,
+  with what to change.
 - The board size comes from the marker ids (ids 0-3 for 6x6, 4-7 for 7x7). For a
   board without markers the four grid corners are given in image pixels, in the
   order a1, bottom-right, top-right, top-left (e.g. a1 f1 f6 a6), and stored; the
   camera is then assumed not to move.
-- The file is JSON: format tag and version, board size, the homography from sheet
-  millimetres to image pixels at calibration time, the corners (marker-free only)
-  and the colour model. A missing or corrupt file is one clear error.
+- The file is JSON: format tag and version, board size, the camera (lens and pose
+  at calibration time), the pieces' height, the corners (marker-free only) and the
+  colour model. A missing, corrupt or outdated file is one clear error.
 - The sheet's paper size does not matter: the marker layout is in pitches, so a
   board printed on A3 is located with the A4 model (the homography absorbs scale).
 """
@@ -32,19 +36,30 @@ import numpy as np
 
 from controller.geometry import point_name, point_xy
 from vision.board_model import BoardModel, board_model, size_of_marker
+from vision.camera import CameraModel
 from vision.colour import LABELS, ColourModel, PointLabel, classify, learn_colours
 from vision.config import VisionConfig
 from vision.errors import BadCalibration, CalibrationFailed
-from vision.locate import detect_markers, fit_homography
+from vision.locate import detect_markers, fit_marker_camera, marker_points
 from vision.paper import check_paper
-from vision.sampling import sample_board, sampling_layout, top_down_view
+from vision.register import fit_camera
+from vision.sampling import SamplingLayout, remap, sample_board, sampling_layout, view_maps
 
 FORMAT = "surakarta-calibration"
-VERSION = 1
-MIN_LABEL_SEPARATION = 0.2
-"""Least distance between the median colours of two labels (paper-relative units)."""
-MAX_LABEL_SPREAD = 0.25
-"""Largest distance of one start-position sample from the median of its label."""
+VERSION = 2
+MIN_LABEL_SEPARATION = 0.3
+"""Least distance between the median features of two labels (log paper-relative units)."""
+ODD_DISTANCE = 5.0
+"""Mahalanobis distance from its label beyond which a start-position point is odd."""
+MARKER_RMS_TOLERANCE = 0.1
+"""Largest RMS misfit of the marker corners after fitting the lens, as a share of a marker."""
+TOP_HEIGHTS_MM = (0.0, 2.0, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0)
+"""Heights tried for the pieces' tops."""
+PARALLAX_PROBE_MM = 5.0
+MIN_PARALLAX_PITCHES = 0.1
+"""Least mean shift of a 5 mm top from its point, pitches, for the image to tell the height."""
+HEIGHT_TIE = 1.05
+"""Heights whose discs are this close to the most even count as a tie."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,18 +68,25 @@ class Calibration:
 
     size: int
     """Board size: 6 or 7."""
-    homography: np.ndarray
-    """Sheet millimetres (A4 model of ``size``) to image pixels, as calibrated."""
+    camera: CameraModel
+    """The lens, and the camera's pose relative to the sheet (A4 model of ``size``) then."""
     colours: ColourModel
     """What empty, red and black look like relative to the paper."""
     corners: tuple[tuple[float, float], ...] | None = None
     """Image positions of the grid corners (a1, bottom-right, top-right, top-left) for a
     board without markers; None when the board is located by its markers."""
+    piece_height: float = 0.0
+    """Height of the pieces' tops above the paper, mm (as the camera sees it)."""
 
     @property
     def model(self) -> BoardModel:
-        """The board model the homography refers to."""
+        """The board model the camera's pose refers to."""
         return board_model(self.size)
+
+    @property
+    def homography(self) -> np.ndarray:
+        """Sheet millimetres to (undistorted) image pixels at calibration time."""
+        return self.camera.homography()
 
     @property
     def uses_markers(self) -> bool:
@@ -77,7 +99,8 @@ class Calibration:
             "format": FORMAT,
             "version": VERSION,
             "size": self.size,
-            "homography": [[float(v) for v in row] for row in self.homography],
+            "camera": self.camera.to_json(),
+            "piece_height": round(self.piece_height, 3),
             "corners": None if self.corners is None else [list(c) for c in self.corners],
             "colours": self.colours.to_json(),
         }
@@ -158,53 +181,113 @@ def calibrate(
     With ``corners`` (marker-free board) ``size`` says which board it is; otherwise the
     markers say.
     """
+    height, width = image.shape[:2]
     if corners is None:
-        found = detect_markers(config, image)
-        sizes = [s for s in (size_of_marker(marker) for marker in found) if s is not None]
-        if not sizes:
-            raise CalibrationFailed("no board found in the image (no markers detected)")
-        size = max(set(sizes), key=sizes.count)
-        homography = fit_homography(board_model(size), found)
-        if homography is None:
-            raise CalibrationFailed(
-                f"no board found in the image (only {sizes.count(size)} of its 4 markers seen)"
-            )
+        size, camera = _camera_from_markers(config, image)
     else:
-        height, width = image.shape[:2]
-        homography = homography_from_corners(size, corners, (width, height))
+        homography_from_corners(size, corners, (width, height))
+        model = board_model(size)
+        sheet = np.array([model.point_mm(p) for p in model.corner_points()], np.float64)
+        fitted = fit_camera(model, image, sheet, np.array(corners, np.float64))
+        if fitted is None:
+            raise CalibrationFailed(f"no board found at the corners {corners!r}")
+        camera = fitted[0]
     model = board_model(size)
     layout = sampling_layout(config, size)
-    samples = sample_board(layout, top_down_view(layout, model, image, homography))
-    if not check_paper(config, layout, samples).is_clear:
-        raise CalibrationFailed("something covers the board in the calibration image")
     expected = start_labels(size)
-    _check_start_position(samples.relative, expected)
-    colours = learn_colours(config, samples.relative, expected)
-    reread = classify(config, colours, samples.relative)
-    if np.any(reread.labels != expected) or np.any(reread.confidences < config.confident):
-        raise CalibrationFailed("the image does not show the start position clearly")
+    top = _piece_height(layout, model, camera, image, expected)
+    samples = sample_board(layout, image, view_maps(layout, model, camera, top))
+    paper = check_paper(config, layout, samples, expected != LABELS.index(PointLabel.EMPTY))
+    if not paper.is_clear:
+        raise CalibrationFailed("something covers the board in the calibration image")
+    _check_start_position(samples.features, expected, size)
+    colours = learn_colours(config, samples.features, expected)
+    reread = classify(config, colours, samples.features)
+    odd = (reread.labels != expected) | (reread.confidences < config.confident)
+    if np.any(odd):
+        raise CalibrationFailed(
+            f"the image does not show the start position clearly (odd points: "
+            f"{_names(size, odd)})"
+        )
     stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
-    return Calibration(size, homography, colours, stored)
+    return Calibration(size, camera, colours, stored, top)
 
 
-def _check_start_position(features: np.ndarray, expected: np.ndarray) -> None:
+def _camera_from_markers(config: VisionConfig, image: np.ndarray) -> tuple[int, CameraModel]:
+    found = detect_markers(config, image)
+    sizes = [s for s in (size_of_marker(marker) for marker in found) if s is not None]
+    if not sizes:
+        raise CalibrationFailed("no board found in the image (no markers detected)")
+    size = max(set(sizes), key=sizes.count)
+    model = board_model(size)
+    height, width = image.shape[:2]
+    first = fit_marker_camera(model, found, (width, height))
+    if first is None:
+        raise CalibrationFailed(
+            f"no board found in the image (only {sizes.count(size)} of its 4 markers fit "
+            "together)"
+        )
+    sheet, pixels = marker_points(model, found, first[1])
+    fitted = fit_camera(model, image, sheet, pixels)
+    side = float(np.linalg.norm(pixels[1] - pixels[0]))
+    if fitted is None or fitted[1] > MARKER_RMS_TOLERANCE * side:
+        raise CalibrationFailed("no board found in the image (its markers do not fit a lens)")
+    return size, fitted[0]
+
+
+def _piece_height(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
+                  image: np.ndarray, expected: np.ndarray) -> float:
+    """The height at which the start position's pieces show their tops as even discs.
+
+    Seen from nearly straight above, a top at any height lands nearly on its point, so
+    the image cannot tell the height and it hardly matters: the paper's (0) is kept.
+    """
+    points = np.array([model.point_mm(p) for p in model.points])
+    parallax = np.linalg.norm(camera.project_sheet(points, PARALLAX_PROBE_MM)
+                              - camera.project_sheet(points), axis=1).mean()
+    pitch = np.linalg.norm(camera.project_sheet(points[1:2]) - camera.project_sheet(points[:1]))
+    if parallax < MIN_PARALLAX_PITCHES * pitch:
+        return 0.0
+    pieces = layout.point_pixels[expected != LABELS.index(PointLabel.EMPTY)]
+    spreads = []
+    for height in TOP_HEIGHTS_MM:
+        view = remap(image, view_maps(layout, model, camera, height).tops)
+        discs = view.reshape(-1, 3).astype(np.float32)[pieces]  # (pieces, pixels, 3)
+        middle = np.median(discs, axis=1, keepdims=True)
+        # The upper quartile of the deviations: a glint covers a tenth of a top and is
+        # ignored, while a disc a quarter off the top (side, paper) shows.
+        deviation = np.quantile(np.abs(discs - middle).mean(axis=2), 0.75, axis=1)
+        spreads.append(float(np.mean(deviation / np.maximum(middle.mean(axis=(1, 2)), 1.0))))
+    # The lowest height of a near tie: seen from straight above, height hardly matters.
+    close = np.flatnonzero(np.array(spreads) <= min(spreads) * HEIGHT_TIE)
+    return TOP_HEIGHTS_MM[int(close[0])]
+
+
+def _names(size: int, mask: np.ndarray) -> str:
+    return " ".join(point_name(board_model(size).points[i]) for i in np.flatnonzero(mask))
+
+
+def _check_start_position(features: np.ndarray, expected: np.ndarray, size: int) -> None:
     medians = np.stack([np.median(features[expected == i], axis=0) for i in range(len(LABELS))])
     empty, red, black = (LABELS.index(label) for label in
                          (PointLabel.EMPTY, PointLabel.RED, PointLabel.BLACK))
-    pairs = {"red and black pieces": (red, black), "red pieces and empty points": (red, empty),
-             "black pieces and empty points": (black, empty)}
-    for what, (a, b) in pairs.items():
-        if np.linalg.norm(medians[a] - medians[b]) < MIN_LABEL_SEPARATION:
+    for what, piece in (("red", red), ("black", black)):
+        if np.linalg.norm(medians[piece] - medians[empty]) < MIN_LABEL_SEPARATION:
             raise CalibrationFailed(
-                f"the image does not show the start position ({what} look alike)"
+                f"the image does not show the start position (the {what} pieces look like "
+                "bare paper: use pieces that stand out from the sheet, or check the setup)"
             )
-    spread = np.linalg.norm(features - medians[expected], axis=1)
-    if np.any(spread > MAX_LABEL_SPREAD):
-        size = 6 if len(expected) == 36 else 7
-        odd = [point_name(board_model(size).points[i])
-               for i in np.flatnonzero(spread > MAX_LABEL_SPREAD)]
+    if np.linalg.norm(medians[red] - medians[black]) < MIN_LABEL_SEPARATION:
         raise CalibrationFailed(
-            f"the image does not show the start position (odd points: {' '.join(odd)})"
+            "the two piece sets look alike to the camera: use pieces that differ more in "
+            "colour or brightness (for example dark against light), or more light"
+        )
+    # Each point must be nearer its own label's median than any other's.
+    distances = np.linalg.norm(features[:, None, :] - medians[None, :, :], axis=2)
+    odd = distances.argmin(axis=1) != expected
+    if np.any(odd):
+        raise CalibrationFailed(
+            f"the image does not show the start position (odd points: {_names(size, odd)})"
         )
 
 
@@ -236,15 +319,18 @@ def load_calibration(path: Path) -> Calibration:
 def _calibration_from_json(data: object) -> Calibration:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError("not a calibration file")
+    if data.get("version") == 1:
+        raise ValueError("made by an older version; run surakarta calibrate again")
     if data.get("version") != VERSION:
         raise ValueError(f"unsupported version {data.get('version')!r}")
     size = data["size"]
     # type() rather than isinstance(): true is an int, and 6.0 is not a board size.
     if type(size) is not int or size not in (6, 7):
         raise ValueError(f"bad board size {size!r}")
-    homography = np.asarray(data["homography"], np.float64).reshape(3, 3)
-    if not np.all(np.isfinite(homography)) or abs(np.linalg.det(homography)) < 1e-12:
-        raise ValueError("bad homography")
+    camera = CameraModel.from_json(data["camera"])
+    piece_height = float(data.get("piece_height", 0.0))
+    if not 0 <= piece_height <= 50:
+        raise ValueError(f"bad piece height {piece_height!r}")
     corners_data = data.get("corners")
     corners = None
     if corners_data is not None:
@@ -252,4 +338,5 @@ def _calibration_from_json(data: object) -> Calibration:
         if not np.all(np.isfinite(array)):
             raise ValueError("bad corners")
         corners = tuple((float(x), float(y)) for x, y in array)
-    return Calibration(size, homography, ColourModel.from_json(data["colours"]), corners)
+    return Calibration(size, camera, ColourModel.from_json(data["colours"]), corners,
+                       piece_height)

@@ -1,10 +1,14 @@
 """The colour model: what red, black and empty look like relative to the paper round them.
 
 Decisions:
-- Features are a point's colour divided channel by channel by the paper round it
-  (see ``vision.sampling``), so the model holds no absolute colours: the same model
-  works in warm and cold, bright and dim light, and for any two piece colours
-  that differ from each other and from the paper.
+- Features are the logarithm of a point's colour divided channel by channel by the
+  paper round it, plus how clearly the printed cross shows (see ``vision.sampling``),
+  so the model holds no absolute colours: the same model works in warm and cold,
+  bright and dim light, and for any two piece sets that differ from each other and
+  from the paper. A bare point in a piece's shadow is darker in all three channels
+  alike, so the empty label's spread is widened along that one direction; a piece's
+  top catches more or less light than the paper (glare, a lamp's angle), so the
+  pieces' spread is widened along it a little.
 - Each label is a Gaussian (mean and covariance learned from the start position,
   with a floor on the spread, since 12 samples under one light understate how much
   a real room varies). A point's confidence is the posterior of its best label
@@ -36,6 +40,9 @@ class PointLabel(Enum):
 
 LABELS = (PointLabel.EMPTY, PointLabel.RED, PointLabel.BLACK)
 """Label order of the rows of :class:`ColourModel` arrays."""
+FEATURES = 4
+"""Features per point: log colour relative to the paper (blue, green, red) and the cross."""
+_SHADOW_DIRECTION = np.array([1.0, 1.0, 1.0, 0.0]) / np.sqrt(3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +50,9 @@ class ColourModel:
     """Mean and covariance of the paper-relative colour of each label."""
 
     means: np.ndarray
-    """(3, 3) mean feature of empty, red and black (rows in :data:`LABELS` order)."""
+    """(3, features) mean feature of empty, red and black (rows in :data:`LABELS` order)."""
     covariances: np.ndarray
-    """(3, 3, 3) covariance of each label, floor included."""
+    """(3, features, features) covariance of each label, floors included."""
 
     def to_json(self) -> dict[str, object]:
         """JSON-ready data."""
@@ -65,8 +72,9 @@ class ColourModel:
         means, covariances = [], []
         for label in LABELS:
             entry = data[label.name.lower()]
-            means.append(np.asarray(entry["mean"], np.float64).reshape(3))
-            covariances.append(np.asarray(entry["covariance"], np.float64).reshape(3, 3))
+            means.append(np.asarray(entry["mean"], np.float64).reshape(FEATURES))
+            covariances.append(
+                np.asarray(entry["covariance"], np.float64).reshape(FEATURES, FEATURES))
         model = ColourModel(np.stack(means), np.stack(covariances))
         if not np.all(np.isfinite(model.means)) or not np.all(np.isfinite(model.covariances)):
             raise ValueError("colour model has non-finite numbers")
@@ -83,13 +91,23 @@ class ColourModel:
 
 
 def learn_colours(config: VisionConfig, features: np.ndarray, labels: np.ndarray) -> ColourModel:
-    """A model from labelled features: (n, 3) features and (n,) indices into :data:`LABELS`."""
-    floor = np.eye(3) * config.colour_floor**2
+    """A model from labelled features: (n, FEATURES) features and (n,) indices into :data:`LABELS`.
+
+    Means and spreads are robust (median, and the covariance of the samples nearest the
+    median), so one piece badly off its point does not widen its label for good.
+    """
+    floor = np.diag([config.colour_floor**2] * 3 + [config.cross_floor**2])
+    along = np.outer(_SHADOW_DIRECTION, _SHADOW_DIRECTION)
     means, covariances = [], []
-    for index in range(len(LABELS)):
+    for index, label in enumerate(LABELS):
         chosen = features[labels == index]
-        means.append(chosen.mean(axis=0))
-        covariances.append(np.cov(chosen, rowvar=False) + floor)
+        middle = np.median(chosen, axis=0)
+        distance = np.linalg.norm(chosen - middle, axis=1)
+        core = chosen[distance <= np.quantile(distance, 0.75)]
+        spread = np.cov(core, rowvar=False) if len(core) > 2 else np.zeros_like(floor)
+        light = config.shadow_spread if label is PointLabel.EMPTY else config.top_light_spread
+        means.append(middle)
+        covariances.append(spread + floor + light**2 * along)
     return ColourModel(np.stack(means), np.stack(covariances))
 
 

@@ -19,9 +19,9 @@ class VisionConfig:
     """Pixels per pitch in the top-down view the board is sampled in."""
     canonical_margin: float = 1.0
     """Pitches of sheet kept around the grid in the top-down view."""
-    point_sample_radius: float = 0.3
-    """Radius of the disc sampled round each point, in pitches; pieces are 0.4 and may sit
-    up to about 0.1 off their point."""
+    point_sample_radius: float = 0.25
+    """Radius of the disc sampled round each point in the view of the pieces' tops, in
+    pitches; tops are about 0.38 and may sit 0.2 or more off their point."""
     line_clearance: float = 0.1
     """Half-width of the band round the printed lines left out of point samples, pitches."""
     paper_sample_radius: float = 0.14
@@ -31,8 +31,16 @@ class VisionConfig:
     """Least confidence for a point to count; one point below it and the frame is occluded."""
     outlier_distance: float = 6.0
     """Distance (in standard deviations) at which a sample is as likely junk as any class."""
-    colour_floor: float = 0.05
-    """Least standard deviation of a class in each channel of the paper-relative colour."""
+    colour_floor: float = 0.12
+    """Least standard deviation of a class in each channel of the log paper-relative colour."""
+    cross_floor: float = 0.15
+    """Least standard deviation of a class in how clearly the printed cross shows."""
+    shadow_spread: float = 0.4
+    """Extra spread of bare points along the darker-in-every-channel direction (log units):
+    a piece's or a lamp's shadow on a bare point."""
+    top_light_spread: float = 0.15
+    """Extra spread of pieces along the brighter-in-every-channel direction: how much more or
+    less light a piece's top catches than the paper round it."""
     adaptation_rate: float = 0.02
     """Share of a confident frame's colours blended into the colour model (slow light change)."""
 
@@ -45,6 +53,11 @@ class VisionConfig:
     """Most a paper sample may be brighter than the smooth light field (log units)."""
     paper_texture_tolerance: float = 0.16
     """Largest relative spread of brightness inside one paper sample (an edge passing through)."""
+    near_piece_dark_tolerance: float = 1.6
+    """Most a paper sample next to a piece may be darker than the light field: a piece's own
+    hard shadow under a low lamp."""
+    near_piece_texture_tolerance: float = 0.45
+    """Largest brightness spread of a paper sample next to a piece: a shadow's edge."""
 
     marker_match: float = 0.8
     """Least correlation between a marker patch now and when it was located, for 'unchanged'."""

@@ -1,9 +1,10 @@
-"""Locate the board in a frame: ArUco markers to a homography, cheaply on a steady camera.
+"""Locate the board in a frame: ArUco markers to a camera pose, cheaply on a steady camera.
 
 Decisions:
-- The homography maps sheet millimetres (the board model) to image pixels and is
-  fitted to the corners of every marker found (three markers are enough, so one
-  may be hidden by a hand).
+- The lens is calibrated once (``vision.register``); per frame only the camera's pose
+  changes. It is fitted to the corners of every marker found (three markers are
+  enough, so one may be hidden by a hand), with the calibrated lens, so a wide lens
+  locates as well as a narrow one.
 - A steady camera should cost almost nothing: after a successful detection the
   locator keeps a small normalised grey patch of each marker found. On the next
   frame it only compares those patches (a few hundred pixels) with the same spots
@@ -13,7 +14,10 @@ Decisions:
   moves the grid by more than ``moved_tolerance`` pitches, the frame is reported as
   ``MOVED`` (a moving board is blurred and not worth reading) and the new place is
   kept for the next frame.
-- Boards without markers are located by a fixed homography from the calibration.
+- Boards without markers keep the calibrated pose, and every frame checks that the
+  printed loops are still where it puts them. When they are not (the camera was
+  knocked), the pose is fitted again to the ink near its old place; a frame is read
+  again only once the loops fit, and until then it is reported as ``MOVED``.
 """
 
 from __future__ import annotations
@@ -26,13 +30,19 @@ import cv2
 import numpy as np
 
 from vision.board_model import ARUCO_DICTIONARY, BoardModel, marker_ids
+from vision.camera import CameraModel, camera_from_correspondences
 from vision.config import VisionConfig
+from vision.register import LoopWatch, blurred_grey, find_ink, ink_samples
 
 PATCH_SIDE = 12
 """Side of the normalised marker patches compared on a steady camera, pixels."""
 MIN_MARKERS = 3
 MARKER_FIT_TOLERANCE = 0.15
 """Largest corner misfit of a marker, as a share of its side, for it to count."""
+LOOPS_SEEN = 0.35
+"""Least share of loop samples whose line shows, for a marker-free board to count as seen."""
+LOOPS_SHIFT = 0.05
+"""Largest median shift of the loops (pitches) before a marker-free board counts as moved."""
 
 
 class LocationStatus(Enum):
@@ -50,8 +60,8 @@ class Location:
 
     status: LocationStatus
     """Found, moved since the last frame, partly hidden, or not found."""
-    homography: np.ndarray | None
-    """Sheet mm to image pixels, when known."""
+    camera: CameraModel | None
+    """The camera's lens and pose, when known."""
     markers_seen: int
     """Markers detected or confirmed in this frame."""
     detected: bool
@@ -101,43 +111,89 @@ def detect_markers(config: VisionConfig, frame: np.ndarray) -> dict[int, np.ndar
     return {key: value for key, value in found.items() if len(value)}
 
 
-def fit_homography(model: BoardModel, found: dict[int, np.ndarray]) -> np.ndarray | None:
-    """Sheet-to-image homography from the model's markers among ``found``.
-
-    None when fewer than three markers agree: a marker whose corners do not fit the
-    others (a misread id, a reflection) is dropped when three remain.
-    """
+def marker_points(model: BoardModel, found: dict[int, np.ndarray],
+                  markers: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Sheet (mm) and image (pixel) positions of the corners of ``markers``, each (4k, 2)."""
     sheet_markers = model.markers()
-    usable = [marker for marker in sheet_markers if marker in found]
+    sheet = np.array([c for marker in markers for c in sheet_markers[marker]], np.float64)
+    return sheet, np.concatenate([found[marker] for marker in markers])
+
+
+def fit_marker_camera(model: BoardModel, found: dict[int, np.ndarray],
+                      image_size: tuple[int, int], lens: CameraModel | None = None
+                      ) -> tuple[CameraModel, list[int]] | None:
+    """The camera that sees the model's markers among ``found`` where they are.
+
+    With ``lens`` only the pose is fitted; without, the focal length and one distortion
+    term too (a first guess, refined on the ink at calibration). None when fewer than
+    three markers agree: a marker whose corners do not fit the others (a misread id, a
+    reflection) is dropped when three remain. Also returns the markers used.
+    """
+    usable = [marker for marker in model.markers() if marker in found]
     while len(usable) >= MIN_MARKERS:
-        source = np.array([c for marker in usable for c in sheet_markers[marker]], np.float64)
-        target = np.concatenate([found[marker] for marker in usable])
-        matrix, _ = cv2.findHomography(source, target, 0)
-        if matrix is None or not np.all(np.isfinite(matrix)):
+        sheet, image = marker_points(model, found, usable)
+        camera = _pose(lens, sheet, image) if lens is not None else _first_camera(
+            sheet, image, image_size, len(usable))
+        if camera is None:
             return None
-        projected = cv2.perspectiveTransform(source.reshape(-1, 1, 2), matrix).reshape(-1, 4, 2)
-        errors = np.linalg.norm(projected - target.reshape(-1, 4, 2), axis=2).max(axis=1)
-        sides = np.linalg.norm(target.reshape(-1, 4, 2) - np.roll(target.reshape(-1, 4, 2), 1,
-                                                                   axis=1), axis=2).mean()
+        projected = camera.project_sheet(sheet).reshape(-1, 4, 2)
+        corners = image.reshape(-1, 4, 2)
+        errors = np.linalg.norm(projected - corners, axis=2).max(axis=1)
+        sides = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).mean()
         worst = int(errors.argmax())
         if errors[worst] <= MARKER_FIT_TOLERANCE * sides:
-            result: np.ndarray = matrix / matrix[2, 2]
-            return result
+            return camera, usable
         usable.pop(worst)
     return None
 
 
-def grid_corners_in_image(model: BoardModel, homography: np.ndarray) -> np.ndarray:
+def _first_camera(sheet: np.ndarray, image: np.ndarray, image_size: tuple[int, int],
+                  markers: int) -> CameraModel | None:
+    # Three markers (12 corners) cannot also pin a distortion term down.
+    fitted = camera_from_correspondences(sheet, image, image_size, solve_focal=False,
+                                         distortion_terms=1 if markers == 4 else 0)
+    return None if fitted is None else fitted[0]
+
+
+def _pose(lens: CameraModel, sheet: np.ndarray, image: np.ndarray) -> CameraModel | None:
+    objects = np.column_stack([sheet, np.zeros(len(sheet))])
+    # IPPE solves a flat target from scratch (the board may have turned any way since the
+    # last pose); a final Levenberg-Marquardt pass polishes it.
+    ok, rotation, translation = cv2.solvePnP(objects, image, lens.matrix, lens.coefficients,
+                                             flags=cv2.SOLVEPNP_IPPE)
+    if ok:
+        rotation, translation = cv2.solvePnPRefineLM(objects, image, lens.matrix,
+                                                     lens.coefficients, rotation, translation)
+    if not ok or not np.all(np.isfinite(translation)) or float(translation[2, 0]) <= 0:
+        return None
+    return lens.with_pose(rotation, translation)
+
+
+def refit_pose(camera: CameraModel, model: BoardModel, image: np.ndarray,
+               half_width_pitches: float = 1.0) -> CameraModel | None:
+    """The pose fitted again to the printed ink near where ``camera`` puts it (lens kept)."""
+    grey = blurred_grey(image)
+    samples = ink_samples(model)
+    for half_width in (half_width_pitches, 0.4, 0.2, 0.1):
+        match = find_ink(grey, camera, samples, half_width * model.pitch)
+        if len(match.sheet) < 30:
+            return None
+        moved = _pose(camera, match.sheet, match.image)
+        if moved is None:
+            return None
+        camera = moved
+    return camera
+
+
+def grid_corners_in_image(model: BoardModel, camera: CameraModel) -> np.ndarray:
     """The four grid corner points projected into the image, (4, 2)."""
     corners = np.array([model.point_mm(p) for p in model.corner_points()], np.float64)
-    projected = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography)
-    result: np.ndarray = projected.reshape(-1, 2)
-    return result
+    return camera.project_sheet(corners)
 
 
-def pitch_in_pixels(model: BoardModel, homography: np.ndarray) -> float:
+def pitch_in_pixels(model: BoardModel, camera: CameraModel) -> float:
     """Average length of one pitch in the image."""
-    corners = grid_corners_in_image(model, homography)
+    corners = grid_corners_in_image(model, camera)
     sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
     return float(sides.mean() / (model.size - 1))
 
@@ -159,53 +215,85 @@ def _patch(grey_crop: np.ndarray) -> np.ndarray | None:
 class BoardLocator:
     """Finds the board frame after frame, re-detecting markers only when something changed."""
 
-    def __init__(
-        self, config: VisionConfig, model: BoardModel, fixed_homography: np.ndarray | None = None
-    ) -> None:
+    def __init__(self, config: VisionConfig, model: BoardModel, camera: CameraModel | None = None,
+                 fixed: bool = False) -> None:
+        """``camera`` is the calibrated lens and pose; ``fixed`` for a board without markers."""
         self._config = config
         self._model = model
-        self._fixed = fixed_homography
-        self._homography: np.ndarray | None = None
+        self._lens = camera
+        self._fixed = fixed and camera is not None
+        self._camera: CameraModel | None = camera if self._fixed else None
         self._patches: dict[int, _MarkerPatch] = {}
+        self._watch = LoopWatch(camera, model) if self._fixed and camera is not None else None
 
     def reset(self) -> None:
         """Forget the last place, so the next frame runs a full detection."""
-        self._homography = None
+        if not self._fixed:
+            self._camera = None
         self._patches = {}
 
     def locate(self, frame: np.ndarray) -> Location:
         """Where the board is in ``frame``."""
-        if self._fixed is not None:
-            return Location(LocationStatus.FOUND, self._fixed, 0, detected=False)
+        if self._fixed:
+            return self._check_loops(frame)
         confirmed = self._confirmed_markers(frame)
-        if self._homography is not None and confirmed >= MIN_MARKERS:
-            return Location(LocationStatus.FOUND, self._homography, confirmed, detected=False)
+        if self._camera is not None and confirmed >= MIN_MARKERS:
+            return Location(LocationStatus.FOUND, self._camera, confirmed, detected=False)
         found = {
             marker: corners
             for marker, corners in detect_markers(self._config, frame).items()
             if marker in marker_ids(self._model.size)
         }
-        homography = fit_homography(self._model, found)
-        if homography is None:
+        height, width = frame.shape[:2]
+        fitted = fit_marker_camera(self._model, found, (width, height), self._lens)
+        if fitted is None:
             if found or confirmed:
-                return Location(LocationStatus.PARTLY_HIDDEN, self._homography,
+                return Location(LocationStatus.PARTLY_HIDDEN, self._camera,
                                 max(len(found), confirmed), detected=True)
             return Location(LocationStatus.NOT_FOUND, None, 0, detected=True)
-        moved = self._homography is not None and self._has_moved(homography)
-        self._remember(frame, homography, found)
+        camera, used = fitted
+        moved = self._camera is not None and self._has_moved(camera)
+        self._remember(frame, camera, {marker: found[marker] for marker in used})
         status = LocationStatus.MOVED if moved else LocationStatus.FOUND
-        return Location(status, homography, len(found), detected=True)
+        return Location(status, camera, len(used), detected=True)
 
-    def _has_moved(self, homography: np.ndarray) -> bool:
-        assert self._homography is not None
-        before = grid_corners_in_image(self._model, self._homography)
-        after = grid_corners_in_image(self._model, homography)
+    def _check_loops(self, frame: np.ndarray) -> Location:
+        assert self._camera is not None and self._watch is not None
+        check = self._watch.check(frame)
+        if check.found < LOOPS_SEEN * check.looked:
+            # Too little of the loops shows: a hand over them, or the sheet is gone. A
+            # knocked camera shows a moved sheet, so try to find it near its old place.
+            moved = refit_pose(self._camera, self._model, frame)
+            if moved is not None and self._loops_fit(moved, frame):
+                return self._moved_to(moved)
+            return Location(LocationStatus.PARTLY_HIDDEN, self._camera, 0, detected=False)
+        if check.shift <= LOOPS_SHIFT:
+            return Location(LocationStatus.FOUND, self._camera, 0, detected=False)
+        moved = refit_pose(self._camera, self._model, frame, 0.5)
+        if moved is not None and self._loops_fit(moved, frame):
+            return self._moved_to(moved)
+        return Location(LocationStatus.MOVED, self._camera, 0, detected=True)
+
+    def _loops_fit(self, camera: CameraModel, frame: np.ndarray) -> bool:
+        check = LoopWatch(camera, self._model).check(frame)
+        return check.found >= 2 * LOOPS_SEEN * check.looked and check.shift <= LOOPS_SHIFT
+
+    def _moved_to(self, camera: CameraModel) -> Location:
+        # Reported as moved once: the frame that showed the move may be blurred.
+        self._camera = camera
+        self._watch = LoopWatch(camera, self._model)
+        return Location(LocationStatus.MOVED, camera, 0, detected=True)
+
+    def _has_moved(self, camera: CameraModel) -> bool:
+        assert self._camera is not None
+        before = grid_corners_in_image(self._model, self._camera)
+        after = grid_corners_in_image(self._model, camera)
         shift = float(np.linalg.norm(after - before, axis=1).max())
-        return shift > self._config.moved_tolerance * pitch_in_pixels(self._model, homography)
+        return shift > self._config.moved_tolerance * pitch_in_pixels(self._model, camera)
 
-    def _remember(self, frame: np.ndarray, homography: np.ndarray,
+    def _remember(self, frame: np.ndarray, camera: CameraModel,
                   found: dict[int, np.ndarray]) -> None:
-        self._homography = homography
+        self._camera = camera
         self._patches = {}
         height, width = frame.shape[:2]
         for marker, corners in found.items():

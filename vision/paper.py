@@ -15,7 +15,10 @@ against the board as a whole:
   more;
 - texture: a sample with an edge through it (a finger's outline) is not bare paper.
 
-One bad sample is enough: the frame is occluded.
+One bad sample is enough: the frame is occluded. A sample diagonally next to a piece
+is judged more leniently in darkness and texture: pieces have height, so their
+shadows fall on the paper round them. A hand is still caught there by its colour,
+and everywhere else by all three tests.
 """
 
 from __future__ import annotations
@@ -48,18 +51,30 @@ class PaperCheck:
         return not bool(self.covered.any())
 
 
-def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamples) -> PaperCheck:
-    """Judge every paper sample against the board's paper as a whole."""
+def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamples,
+                occupied: np.ndarray | None = None) -> PaperCheck:
+    """Judge every paper sample against the board's paper as a whole.
+
+    ``occupied`` (points,) says which points hold a piece; samples next to one are
+    allowed its shadow.
+    """
     logs = np.log(np.maximum(samples.paper_colours, 1.0).astype(np.float64))
     brightness = logs.mean(axis=1)
     chroma = logs - brightness[:, None]
-    chroma_error = np.linalg.norm(chroma - np.median(chroma, axis=0), axis=1)
-    brightness_error = brightness - _smooth_field(layout, brightness)
+    near = np.zeros(len(brightness), bool)
+    if occupied is not None:
+        near = layout.cell_points[:, np.asarray(occupied, bool)].any(axis=1)
+    # The paper's colour from the samples no piece can shade, when there are enough.
+    reference = chroma[~near] if (~near).sum() >= 4 else chroma
+    chroma_error = np.linalg.norm(chroma - np.median(reference, axis=0), axis=1)
+    brightness_error = brightness - _smooth_field(layout, brightness, ~near)
+    dark = np.where(near, config.near_piece_dark_tolerance, config.paper_dark_tolerance)
+    texture = np.where(near, config.near_piece_texture_tolerance, config.paper_texture_tolerance)
     covered = (
         (chroma_error > config.paper_chroma_tolerance)
-        | (brightness_error < -config.paper_dark_tolerance)
+        | (brightness_error < -dark)
         | (brightness_error > config.paper_bright_tolerance)
-        | (samples.paper_spread > config.paper_texture_tolerance)
+        | (samples.paper_spread > texture)
     )
     return PaperCheck(covered, chroma_error, brightness_error)
 
@@ -72,10 +87,14 @@ def _design(layout: SamplingLayout) -> np.ndarray:
     return np.column_stack([np.ones_like(x), x, y, x * x, x * y, y * y])
 
 
-def _smooth_field(layout: SamplingLayout, brightness: np.ndarray) -> np.ndarray:
-    """A robust quadratic fit of log brightness over the board (iteratively reweighted)."""
+def _smooth_field(layout: SamplingLayout, brightness: np.ndarray,
+                  trusted: np.ndarray) -> np.ndarray:
+    """A robust quadratic fit of log brightness over the board (iteratively reweighted).
+
+    Samples that may lie in a piece's shadow start with a small weight.
+    """
     design = _design(layout)
-    weights = np.ones_like(brightness)
+    weights = np.where(trusted, 1.0, 0.2)
     fitted = np.full_like(brightness, np.median(brightness))
     for _ in range(_FIT_ROUNDS):
         root = np.sqrt(weights)[:, None]

@@ -2,10 +2,12 @@
 
 A :class:`FrameReading` always has a status; it carries a ``BoardReading`` only when
 the status is ``OK``, which needs the board located, every paper sample clear and
-every point confident. Anything else is ``OCCLUDED`` (a hand, a shadow too deep to
-trust, a point that fits no colour), ``NO_BOARD`` (no markers) or ``BOARD_MOVED``
-(the board or camera moved this frame). Per-point labels and confidences are kept
-even when the frame is not OK, for the debug image.
+every point confident. Anything else is ``DOUBTFUL`` (the paper is clear but a point
+or two fit no label well: a piece between two points, to be centred), ``OCCLUDED``
+(a hand, a shadow too deep to trust), ``NO_BOARD`` (no markers) or ``BOARD_MOVED``
+(the board or camera moved, or a board without markers cannot be found where it
+was). Per-point labels and confidences are kept even when the frame is not OK, for
+the debug image and for lighting the doubtful points.
 
 The reader is the only stateful part: it keeps the locator's last place and the
 colour model, which it nudges towards every fully confident frame (slow light
@@ -22,18 +24,25 @@ import numpy as np
 from controller.geometry import Point
 from controller.reading import BoardReading
 from vision.calibrate import Calibration
+from vision.camera import CameraModel
 from vision.colour import LABELS, ColourModel, PointLabel, adapt, classify
 from vision.config import VisionConfig
 from vision.errors import BadImage
 from vision.locate import BoardLocator, LocationStatus
 from vision.paper import check_paper
-from vision.sampling import sample_board, sampling_layout, top_down_view
+from vision.sampling import ViewMaps, sample_board, sampling_layout, view_maps
+
+MAX_DOUBTFUL = 2
+"""Most doubtful points on otherwise clear paper for the frame to count as doubtful rather
+than occluded: a piece or two set down between points, not a hand."""
+_EMPTY = LABELS.index(PointLabel.EMPTY)
 
 
 class ReadStatus(Enum):
     """How a frame went."""
 
     OK = "ok"
+    DOUBTFUL = "doubtful"
     OCCLUDED = "occluded"
     NO_BOARD = "no board"
     BOARD_MOVED = "board moved"
@@ -54,7 +63,11 @@ class FrameReading:
     confidences: tuple[float, ...] = ()
     """Confidence of each label, 0..1."""
     homography: np.ndarray | None = None
-    """Sheet mm to image pixels used for this frame."""
+    """Sheet mm to (undistorted) image pixels for this frame."""
+    image_points: np.ndarray | None = None
+    """(points, 2) where each point's piece top is in the image, lens included."""
+    doubtful: tuple[Point, ...] = ()
+    """Points that fit no label well, when the paper round them is clear (``DOUBTFUL``)."""
     paper_clear: bool = False
     """Whether all the bare paper looked like paper."""
     markers_seen: int = 0
@@ -88,8 +101,9 @@ class BoardReader:
         self.calibration = calibration
         self._model = calibration.model
         self._layout = sampling_layout(self.config, calibration.size)
-        fixed = None if calibration.uses_markers else calibration.homography
-        self._locator = BoardLocator(self.config, self._model, fixed)
+        self._locator = BoardLocator(self.config, self._model, calibration.camera,
+                                     fixed=not calibration.uses_markers)
+        self._maps: tuple[CameraModel, ViewMaps] | None = None
         self.colours: ColourModel = calibration.colours
         """The colour model, as adapted to the light so far."""
 
@@ -109,31 +123,49 @@ class BoardReader:
                 f"expected an 8-bit BGR image, got {frame.dtype} of shape {frame.shape!r}"
             )
         location = self._locator.locate(frame)
-        if location.status is not LocationStatus.FOUND or location.homography is None:
+        camera = location.camera
+        homography = None if camera is None else camera.homography()
+        if location.status is not LocationStatus.FOUND or camera is None:
             return FrameReading(
                 _STATUS_OF_LOCATION.get(location.status, ReadStatus.NO_BOARD), None,
-                homography=location.homography, markers_seen=location.markers_seen,
+                homography=homography, markers_seen=location.markers_seen,
             )
-        view = top_down_view(self._layout, self._model, frame, location.homography)
-        samples = sample_board(self._layout, view)
-        paper = check_paper(self.config, self._layout, samples)
-        result = classify(self.config, self.colours, samples.relative)
+        samples = sample_board(self._layout, frame, self._view_maps(camera))
+        result = classify(self.config, self.colours, samples.features)
         labels = tuple(LABELS[i] for i in result.labels)
-        confident = bool(np.all(result.confidences >= self.config.confident))
+        paper = check_paper(self.config, self._layout, samples, result.labels != _EMPTY)
+        unsure = result.confidences < self.config.confident
         reading = None
-        if paper.is_clear and confident:
+        status = ReadStatus.OCCLUDED
+        if paper.is_clear and not unsure.any():
             reading = _board_reading(self._model.points, labels, self._model.size)
-            self.colours = adapt(self.config, self.colours, samples.relative, result.labels)
+            self.colours = adapt(self.config, self.colours, samples.features, result.labels)
+            status = ReadStatus.OK
+        elif paper.is_clear and unsure.sum() <= MAX_DOUBTFUL:
+            status = ReadStatus.DOUBTFUL
+        points = self._model.points
         return FrameReading(
-            status=ReadStatus.OK if reading is not None else ReadStatus.OCCLUDED,
+            status=status,
             reading=reading,
-            points=self._model.points,
+            points=points,
             labels=labels,
             confidences=tuple(float(c) for c in result.confidences),
-            homography=location.homography,
+            homography=homography,
+            image_points=camera.project_sheet(
+                np.array([self._model.point_mm(p) for p in points]),
+                self.calibration.piece_height),
+            doubtful=tuple(p for p, u in zip(points, unsure, strict=True)
+                           if u and status is ReadStatus.DOUBTFUL),
             paper_clear=paper.is_clear,
             markers_seen=location.markers_seen,
         )
+
+    def _view_maps(self, camera: CameraModel) -> ViewMaps:
+        # The tables depend on the pose only: a steady camera reuses them.
+        if self._maps is None or self._maps[0] is not camera:
+            self._maps = camera, view_maps(self._layout, self._model, camera,
+                                           self.calibration.piece_height)
+        return self._maps[1]
 
 
 def _board_reading(points: tuple[Point, ...], labels: tuple[PointLabel, ...],

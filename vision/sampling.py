@@ -1,9 +1,15 @@
-"""From a frame and the board's homography to colour samples of every point and paper patch.
+"""From a frame and the calibrated camera to colour samples of every point and paper patch.
 
-The frame is warped once into a small top-down view of the grid (``canonical``: a
-fixed number of pixels per pitch), and every sample is then a fixed set of pixel
-indices into that view, computed once per board size. Warping only the grid area
-to ~140x140 pixels is what makes a frame cheap whatever the camera resolution.
+The frame is remapped into small top-down views of the grid (``canonical``: a fixed
+number of pixels per pitch), and every sample is then a fixed set of pixel indices
+into a view, computed once per board size. Remapping only the grid area to ~140x140
+pixels is what makes a frame cheap whatever the camera resolution; the remap tables
+come from the camera model (lens distortion included) and are computed once per
+camera pose, so a wide lens costs nothing per frame.
+
+- Two views: the paper plane, where the paper samples and the printed lines are,
+  and the plane of the pieces' tops (a height learned at calibration), where a
+  piece's top face is, wherever a tilted or wide-angle camera sees it.
 
 - Point samples are discs of ``point_sample_radius`` pitches minus a cross-shaped
   band along the printed lines, so an empty point shows paper, not ink; their
@@ -12,8 +18,13 @@ to ~140x140 pixels is what makes a frame cheap whatever the camera resolution.
 - Paper samples are small discs at the centres of the grid squares (and the half
   squares round the grid), where nothing is printed and no piece reaches.
 - Each point is judged relative to the paper around it: its colour divided, channel
-  by channel, by the mean of the four paper samples diagonally next to it. That
-  cancels the colour of the light, its unevenness and soft shadows.
+  by channel, by the paper samples diagonally next to it (the brighter two of the
+  four, since a piece's own shadow may fall on the others). That cancels the colour
+  of the light, its unevenness and soft shadows. Features are logarithms, so a
+  shadow is a shift of all three channels alike.
+- The printed cross at each point is sampled in the image itself (lines are a pixel
+  or two wide, too thin for the small views): the ink darker than the paper beside
+  it says the point is bare, whatever the pieces' colour, even white on white.
 """
 
 from __future__ import annotations
@@ -25,6 +36,7 @@ import cv2
 import numpy as np
 
 from vision.board_model import BoardModel
+from vision.camera import CameraModel
 from vision.config import VisionConfig
 
 
@@ -48,6 +60,10 @@ class SamplingLayout:
     """(cells, 2) grid coordinates of the paper samples (half-integers)."""
     point_cells: np.ndarray
     """(points, 4) indices of the paper samples diagonally next to each point."""
+    cell_points: np.ndarray
+    """(cells, points) True where a paper sample is diagonally next to a point."""
+    point_arms: np.ndarray
+    """(points, 4) True where the printed cross has an arm (see :data:`ARMS`)."""
 
     def view_position(self, x: float, y: float) -> tuple[float, float]:
         """Pixel position in the view of grid coordinates (file index, rank index)."""
@@ -93,7 +109,17 @@ def sampling_layout(config: VisionConfig, size: int) -> SamplingLayout:
         paper_pixels=_rectangular(paper_samples),
         paper_grid=np.array(cells, np.float64),
         point_cells=np.array(point_cells, np.intp),
+        cell_points=_adjacency(point_cells, len(cells)),
+        point_arms=np.array([[0 <= x + dx < size and 0 <= y + dy < size for dx, dy in ARMS]
+                             for x, y in points]),
     )
+
+
+def _adjacency(point_cells: list[list[int]], cells: int) -> np.ndarray:
+    table = np.zeros((cells, len(point_cells)), bool)
+    for point, around in enumerate(point_cells):
+        table[around, point] = True
+    return table
 
 
 def _rectangular(samples: list[np.ndarray]) -> np.ndarray:
@@ -111,15 +137,72 @@ def view_to_sheet(layout: SamplingLayout, model: BoardModel) -> np.ndarray:
     return np.array([[scale, 0, left], [0, scale, top], [0, 0, 1]], np.float64)
 
 
-def top_down_view(
-    layout: SamplingLayout, model: BoardModel, frame: np.ndarray, sheet_to_image: np.ndarray
-) -> np.ndarray:
-    """The grid area of ``frame`` seen from straight above, ``view_size`` pixels square."""
-    matrix = sheet_to_image @ view_to_sheet(layout, model)
-    return cv2.warpPerspective(
-        frame, matrix, (layout.view_size, layout.view_size),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE,
-    )
+@dataclass(frozen=True, slots=True)
+class ViewMaps:
+    """Remap tables from one camera pose to the two top-down views and the line crosses."""
+
+    paper: tuple[np.ndarray, np.ndarray]
+    """cv2.remap tables of the paper-plane view."""
+    tops: tuple[np.ndarray, np.ndarray]
+    """cv2.remap tables of the view of the pieces' tops."""
+    cross: tuple[np.ndarray, np.ndarray]
+    """cv2.remap tables of the cross samples: (points, arms x steps x 3) positions."""
+
+
+CROSS_STEPS = (0.12, 0.18, 0.24)
+"""Distances from the point, pitches, at which each arm of the printed cross is sampled."""
+CROSS_ACROSS = (-0.12, -0.05, -0.025, 0.0, 0.025, 0.05, 0.12)
+"""Offsets across an arm, pitches: paper beside it, five places the line may be (the camera's
+pose is known to a pixel or two, the line is about a pixel wide), paper on the other side."""
+CROSS_FULL = 0.3
+"""Contrast of the cross at which a point counts as plainly bare; the feature is the contrast
+up to this, as a share of it, so focus and resolution above it do not matter."""
+ARMS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+"""Directions of the cross's arms on the grid (file, rank)."""
+
+
+def cross_positions(model: BoardModel) -> np.ndarray:
+    """Sheet positions (mm) of the cross samples: (points, arms, steps, across, 2)."""
+    arms = []
+    for dx, dy in ARMS:
+        steps = []
+        for distance in CROSS_STEPS:
+            along = np.array([dx, dy], np.float64) * distance
+            normal = np.array([-dy, dx], np.float64)
+            steps.append([along + normal * offset for offset in CROSS_ACROSS])
+        arms.append(steps)
+    offsets = np.array(arms) * model.pitch  # (arms, steps, 3, 2)
+    centres = np.array([model.point_mm(p) for p in model.points])
+    result: np.ndarray = centres[:, None, None, None, :] + offsets[None]
+    return result
+
+
+def view_maps(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
+              top_height: float) -> ViewMaps:
+    """The remap tables of ``camera`` (computed once per pose)."""
+    ys, xs = np.mgrid[0:layout.view_size, 0:layout.view_size].astype(np.float64)
+    sheet = np.column_stack([xs.ravel(), ys.ravel(), np.ones(xs.size)]) @ view_to_sheet(
+        layout, model).T
+
+    def tables(points: np.ndarray, height: float, shape: tuple[int, int]
+               ) -> tuple[np.ndarray, np.ndarray]:
+        pixels = camera.project_sheet(points, height).astype(np.float32).reshape(*shape, 2)
+        first, second = cv2.convertMaps(pixels, None, cv2.CV_16SC2)
+        return first, second
+
+    side = (layout.view_size, layout.view_size)
+    paper = tables(sheet[:, :2], 0.0, side)
+    tops = paper if top_height < 0.25 else tables(sheet[:, :2], top_height, side)
+    crosses = cross_positions(model)
+    cross = tables(crosses.reshape(-1, 2), 0.0, (len(crosses), -1))
+    return ViewMaps(paper, tops, cross)
+
+
+def remap(frame: np.ndarray, tables: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """The frame sampled through remap tables (edge pixels repeated outside the frame)."""
+    result: np.ndarray = cv2.remap(frame, tables[0], tables[1], cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+    return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,23 +210,52 @@ class BoardSamples:
     """Colour samples of one frame."""
 
     point_colours: np.ndarray
-    """(points, 3) median BGR of each point's sample."""
+    """(points, 3) median BGR of each point's sample, in the view of the pieces' tops."""
     paper_colours: np.ndarray
     """(cells, 3) mean BGR of each paper sample."""
     paper_spread: np.ndarray
     """(cells,) standard deviation of brightness inside each paper sample, relative to its mean."""
     relative: np.ndarray
-    """(points, 3) each point's colour divided by the paper round it: the colour features."""
+    """(points, 3) log of each point's colour divided by the paper round it."""
+    cross: np.ndarray
+    """(points,) how much darker the printed cross is than the paper beside it (0: no line
+    seen; about 0.3-0.6 on bare paper), the median over its arms."""
+    features: np.ndarray
+    """(points, 4) the classifier's features: ``relative`` and ``cross``."""
 
 
-def sample_board(layout: SamplingLayout, view: np.ndarray) -> BoardSamples:
-    """Sample every point and paper patch of a top-down view."""
-    pixels = view.reshape(-1, 3).astype(np.float32)
-    point_colours = np.median(pixels[layout.point_pixels], axis=1)
-    paper = pixels[layout.paper_pixels]
+def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps) -> BoardSamples:
+    """Sample every point, paper patch and printed cross of a frame."""
+    paper_view = remap(frame, maps.paper)
+    top_view = paper_view if maps.tops is maps.paper else remap(frame, maps.tops)
+    tops = top_view.reshape(-1, 3).astype(np.float32)
+    point_colours = np.median(tops[layout.point_pixels], axis=1)
+    paper = paper_view.reshape(-1, 3).astype(np.float32)[layout.paper_pixels]
     paper_colours = paper.mean(axis=1)
     brightness = paper.mean(axis=2)
     paper_spread = brightness.std(axis=1) / np.maximum(brightness.mean(axis=1), 1.0)
-    around = paper_colours[layout.point_cells].mean(axis=1)
-    relative = point_colours / np.maximum(around, 1.0)
-    return BoardSamples(point_colours, paper_colours, paper_spread, relative)
+    around = paper_colours[layout.point_cells]  # (points, 4, 3)
+    # The brighter two of the four: a piece's own shadow darkens the others.
+    order = np.argsort(around.sum(axis=2), axis=1)[:, 2:]
+    reference = np.take_along_axis(around, order[..., None], axis=1).mean(axis=1)
+    relative = np.log(np.maximum(point_colours, 1.0) / np.maximum(reference, 1.0))
+    cross = cross_contrast(remap(frame, maps.cross), layout.point_arms)
+    feature = np.minimum(np.maximum(cross, 0.0), CROSS_FULL) / CROSS_FULL
+    return BoardSamples(point_colours, paper_colours, paper_spread, relative, cross,
+                        np.column_stack([relative, feature]))
+
+
+def cross_contrast(samples: np.ndarray, arms: np.ndarray) -> np.ndarray:
+    """Per point, how much darker the ink of its arms is than the paper beside it (median).
+
+    ``arms`` (points, 4) says which arms are printed (not past the grid's edge).
+    """
+    grey = samples.astype(np.float32).mean(axis=2) if samples.ndim == 3 else samples
+    # Averaged along the arm first: the line lies at the same offset all along it.
+    profile = grey.reshape(len(grey), len(ARMS), len(CROSS_STEPS), len(CROSS_ACROSS)).mean(axis=2)
+    # Both sides must be brighter than the line: a glint on a piece is bright on one side only.
+    beside = np.minimum(profile[..., 0], profile[..., -1])
+    on = profile[..., 1:-1].min(axis=2)
+    contrast = np.where(arms, 1 - on / np.maximum(beside, 1.0), np.nan)
+    result: np.ndarray = np.nanmedian(contrast, axis=1)
+    return result

@@ -107,9 +107,9 @@ def test_corrupt_file(tmp_path: Path, content: str) -> None:
 
 
 @pytest.mark.parametrize(("covariance", "reason"), [
-    ([[0, 0, 0], [0, 0, 0], [0, 0, 0]], "not positive definite"),
-    ([[-1, 0, 0], [0, -1, 0], [0, 0, -1]], "not positive definite"),
-    ([[1, 0.5, 0], [0, 1, 0], [0, 0, 1]], "not symmetric"),
+    ([[0] * 4] * 4, "not positive definite"),
+    ((-np.eye(4)).tolist(), "not positive definite"),
+    ([[1, 0.5, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], "not symmetric"),
 ])
 def test_corrupt_colour_model(calibration6: Calibration, tmp_path: Path,
                               covariance: list[list[float]], reason: str) -> None:

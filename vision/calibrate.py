@@ -271,13 +271,14 @@ def _check_start_position(features: np.ndarray, expected: np.ndarray, size: int)
     medians = np.stack([np.median(features[expected == i], axis=0) for i in range(len(LABELS))])
     empty, red, black = (LABELS.index(label) for label in
                          (PointLabel.EMPTY, PointLabel.RED, PointLabel.BLACK))
+    colour = slice(0, 3)  # the cross alone may fade in play, so colour must tell too
     for what, piece in (("red", red), ("black", black)):
-        if np.linalg.norm(medians[piece] - medians[empty]) < MIN_LABEL_SEPARATION:
+        if np.linalg.norm(medians[piece, colour] - medians[empty, colour]) < MIN_LABEL_SEPARATION:
             raise CalibrationFailed(
                 f"the image does not show the start position (the {what} pieces look like "
                 "bare paper: use pieces that stand out from the sheet, or check the setup)"
             )
-    if np.linalg.norm(medians[red] - medians[black]) < MIN_LABEL_SEPARATION:
+    if np.linalg.norm(medians[red, colour] - medians[black, colour]) < MIN_LABEL_SEPARATION:
         raise CalibrationFailed(
             "the two piece sets look alike to the camera: use pieces that differ more in "
             "colour or brightness (for example dark against light), or more light"

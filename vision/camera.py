@@ -6,10 +6,10 @@ tilted or wide-angle camera sees their tops off their points; and wide lenses be
 straight lines (barrel distortion), so no single homography fits the whole sheet.
 
 Decisions:
-- One :class:`CameraModel`: a pinhole with its principal point at the image centre
-  and square pixels (true of every camera module and webcam a maker will use, and it
-  leaves a single image enough to solve for the rest), a focal length, two radial
-  distortion coefficients (OpenCV's k1 and k2) and the pose of the sheet. Sheet
+- One :class:`CameraModel`: a pinhole with square pixels, its principal point at the
+  image centre unless the markers say otherwise (a camera mode that crops its sensor
+  moves it), a focal length, two radial distortion coefficients (OpenCV's k1 and k2)
+  and the pose of the sheet. Sheet
   coordinates are millimetres as printed (x right, y down) with z pointing into the
   table, so a height of ``h`` above the paper is ``z = -h``.
 - It is fitted to the printed marker corners first and then refined on the printed
@@ -60,11 +60,16 @@ class CameraModel:
     """Rotation from sheet to camera coordinates, as a Rodrigues vector."""
     translation: tuple[float, float, float]
     """Sheet origin in camera coordinates, mm."""
+    principal_point: tuple[float, float] | None = None
+    """Where the optical axis meets the image, pixels; None for the image centre."""
 
     @property
     def matrix(self) -> np.ndarray:
         """The 3x3 intrinsic matrix."""
-        return intrinsic_matrix(self.focal, self.width, self.height)
+        matrix = intrinsic_matrix(self.focal, self.width, self.height)
+        if self.principal_point is not None:
+            matrix[0, 2], matrix[1, 2] = self.principal_point
+        return matrix
 
     @property
     def coefficients(self) -> np.ndarray:
@@ -113,6 +118,8 @@ class CameraModel:
             "distortion": [round(v, 8) for v in self.distortion],
             "rotation": [round(v, 8) for v in self.rotation],
             "translation": [round(v, 5) for v in self.translation],
+            "principal_point": None if self.principal_point is None else [
+                round(v, 4) for v in self.principal_point],
         }
 
     @staticmethod
@@ -127,8 +134,16 @@ class CameraModel:
             raise ValueError("camera has missing or non-finite numbers")
         if width <= 0 or height <= 0 or values[0] <= 0:
             raise ValueError("camera has a non-positive size or focal length")
+        centre = data.get("principal_point")
+        principal = None
+        if centre is not None:
+            cx, cy = (float(v) for v in centre)
+            if not (math.isfinite(cx) and math.isfinite(cy)):
+                raise ValueError("camera has a non-finite principal point")
+            principal = (cx, cy)
         return CameraModel(width, height, values[0], (values[1], values[2]),
-                           (values[3], values[4], values[5]), (values[6], values[7], values[8]))
+                           (values[3], values[4], values[5]), (values[6], values[7], values[8]),
+                           principal)
 
 
 def _triple(vector: np.ndarray) -> tuple[float, float, float]:
@@ -182,19 +197,24 @@ def camera_from_correspondences(
     solve_focal: bool = True,
     distortion_terms: int = 1,
     start: CameraModel | None = None,
+    solve_centre: bool = False,
 ) -> tuple[CameraModel, float] | None:
     """The camera that best maps sheet points (N, 2 mm on the paper) to image points (N, 2).
 
-    ``distortion_terms`` is how many radial terms to fit (0, 1 or 2). Returns the model
-    and its RMS reprojection error in pixels, or None when OpenCV cannot solve it.
+    ``distortion_terms`` is how many radial terms to fit (0, 1 or 2; 0 keeps ``start``'s);
+    ``solve_centre`` frees the principal point (with the focal length fixed, a flat target
+    then pins it down). Returns the model and its RMS reprojection error in pixels, or None
+    when OpenCV cannot solve it.
     """
     width, height = image_size
     objects = np.column_stack([sheet_points, np.zeros(len(sheet_points))]).astype(np.float32)
     pixels = np.asarray(image_points, np.float32).reshape(-1, 1, 2)
     guess = start.focal if start is not None else (focal or default_focal(width))
-    matrix = intrinsic_matrix(guess, width, height)
+    matrix = start.matrix if start is not None else intrinsic_matrix(guess, width, height)
     coefficients = start.coefficients.copy() if start is not None else np.zeros(5)
     flags = _FIXED
+    if solve_centre:
+        flags &= ~cv2.CALIB_FIX_PRINCIPAL_POINT
     if not solve_focal:
         flags |= cv2.CALIB_FIX_FOCAL_LENGTH
     if distortion_terms < 2:
@@ -214,10 +234,12 @@ def camera_from_correspondences(
                              translations[0].ravel()])
     if not np.all(np.isfinite(values)) or matrix[0, 0] <= 0:
         return None
+    centre = (float(matrix[0, 2]), float(matrix[1, 2]))
     model = CameraModel(
         width, height, float(matrix[0, 0]),
         (float(coefficients.ravel()[0]), float(coefficients.ravel()[1])),
         _triple(rotations[0]), _triple(translations[0]),
+        centre if solve_centre or (start is not None and start.principal_point) else None,
     )
     # The sheet must lie in front of the camera, seen from its printed side.
     if model.translation[2] <= 0:

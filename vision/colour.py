@@ -96,15 +96,18 @@ def learn_colours(config: VisionConfig, features: np.ndarray, labels: np.ndarray
     Means and spreads are robust (median, and the covariance of the samples nearest the
     median), so one piece badly off its point does not widen its label for good.
     """
-    floor = np.diag([config.colour_floor**2] * 3 + [config.cross_floor**2])
     along = np.outer(_SHADOW_DIRECTION, _SHADOW_DIRECTION)
     means, covariances = [], []
     for index, label in enumerate(LABELS):
+        # A bare point's cross may fade (blur, a small board in the image, deep shadow),
+        # while a piece never shows one: only a visible cross is strong evidence.
+        cross = config.bare_cross_floor if label is PointLabel.EMPTY else config.cross_floor
+        floor = np.diag([config.colour_floor**2] * 3 + [cross**2])
         chosen = features[labels == index]
         middle = np.median(chosen, axis=0)
         distance = np.linalg.norm(chosen - middle, axis=1)
         core = chosen[distance <= np.quantile(distance, 0.75)]
-        spread = np.cov(core, rowvar=False) if len(core) > 2 else np.zeros_like(floor)
+        spread = np.cov(core, rowvar=False) if len(core) > 2 else np.zeros((FEATURES, FEATURES))
         light = config.shadow_spread if label is PointLabel.EMPTY else config.top_light_spread
         means.append(middle)
         covariances.append(spread + floor + light**2 * along)
@@ -136,6 +139,11 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     outlier = np.exp(np.minimum(best[:, 0] - config.outlier_distance**2, 50.0) / 2)
     labels = weights.argmax(axis=1)
     confidences = weights.max(axis=1) / (weights.sum(axis=1) + outlier)
+    # A bare point in a shadow still shows its printed cross; a dark point that shows
+    # none may be a dark piece seen badly, so it is not trusted as bare.
+    darker = features[:, :3].mean(axis=1) < -config.shadow_needs_cross
+    hidden_cross = features[:, 3] < 0.5
+    confidences[(labels == LABELS.index(PointLabel.EMPTY)) & darker & hidden_cross] = 0.0
     return Classification(labels, confidences, distances)
 
 

@@ -34,10 +34,16 @@ class VisionConfig:
     colour_floor: float = 0.12
     """Least standard deviation of a class in each channel of the log paper-relative colour."""
     cross_floor: float = 0.15
-    """Least standard deviation of a class in how clearly the printed cross shows."""
+    """Least standard deviation of the pieces in how clearly the printed cross shows."""
+    bare_cross_floor: float = 0.6
+    """Least standard deviation of bare points in how clearly the cross shows: blur, a
+    distant camera or a deep shadow can hide the line, but never draw one on a piece."""
     shadow_spread: float = 0.4
     """Extra spread of bare points along the darker-in-every-channel direction (log units):
     a piece's or a lamp's shadow on a bare point."""
+    shadow_needs_cross: float = 0.5
+    """Darkening (log units) beyond which a point only counts as bare when its printed cross
+    shows: a deep shadow on paper keeps its lines, a dark piece has none."""
     top_light_spread: float = 0.15
     """Extra spread of pieces along the brighter-in-every-channel direction: how much more or
     less light a piece's top catches than the paper round it."""

@@ -39,6 +39,8 @@ PATCH_SIDE = 12
 MIN_MARKERS = 3
 MARKER_FIT_TOLERANCE = 0.15
 """Largest corner misfit of a marker, as a share of its side, for it to count."""
+FOCAL_REFIT_ERROR = 0.6
+"""RMS misfit of the marker corners (pixels) above which a slanted view refits the focal length."""
 LOOPS_SEEN = 0.35
 """Least share of loop samples whose line shows, for a marker-free board to count as seen."""
 LOOPS_SHIFT = 0.05
@@ -132,7 +134,7 @@ def fit_marker_camera(model: BoardModel, found: dict[int, np.ndarray],
     usable = [marker for marker in model.markers() if marker in found]
     while len(usable) >= MIN_MARKERS:
         sheet, image = marker_points(model, found, usable)
-        camera = _pose(lens, sheet, image) if lens is not None else _first_camera(
+        camera = _pose_of_lens(lens, sheet, image) if lens is not None else _first_camera(
             sheet, image, image_size, len(usable))
         if camera is None:
             return None
@@ -153,6 +155,33 @@ def _first_camera(sheet: np.ndarray, image: np.ndarray, image_size: tuple[int, i
     fitted = camera_from_correspondences(sheet, image, image_size, solve_focal=False,
                                          distortion_terms=1 if markers == 4 else 0)
     return None if fitted is None else fitted[0]
+
+
+def _pose_of_lens(lens: CameraModel, sheet: np.ndarray, image: np.ndarray
+                  ) -> CameraModel | None:
+    """The lens at the pose the markers show, its focal length refitted when it must be.
+
+    A calibration image taken from straight above cannot tell the focal length; when
+    the board is later seen at another slant and the markers do not fit the assumed
+    one, the focal length is fitted again to them, and then, if they still do not fit,
+    the principal point (the distortion is kept).
+    """
+    camera = _pose(lens, sheet, image)
+    if camera is None:
+        return camera
+    error = np.sqrt(((camera.project_sheet(sheet) - image) ** 2).sum(axis=1).mean())
+    # Three markers cannot tell the focal length from the pose reliably.
+    if error <= FOCAL_REFIT_ERROR or len(sheet) < 16:
+        return camera
+    for solve_centre in (False, True):
+        refitted = camera_from_correspondences(sheet, image, camera.image_size, start=camera,
+                                               solve_focal=not solve_centre, distortion_terms=0,
+                                               solve_centre=solve_centre)
+        if refitted is not None and refitted[1] < error:
+            camera, error = refitted[0], refitted[1]
+        if error <= FOCAL_REFIT_ERROR:
+            break
+    return camera
 
 
 def _pose(lens: CameraModel, sheet: np.ndarray, image: np.ndarray) -> CameraModel | None:

@@ -157,6 +157,8 @@ pose is known to a pixel or two, the line is about a pixel wide), paper on the o
 CROSS_FULL = 0.3
 """Contrast of the cross at which a point counts as plainly bare; the feature is the contrast
 up to this, as a share of it, so focus and resolution above it do not matter."""
+VIEW_STEP = 4
+"""Every how many view pixels the camera is projected exactly (the rest interpolated)."""
 ARMS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 """Directions of the cross's arms on the grid (file, rank)."""
 
@@ -180,9 +182,6 @@ def cross_positions(model: BoardModel) -> np.ndarray:
 def view_maps(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
               top_height: float) -> ViewMaps:
     """The remap tables of ``camera`` (computed once per pose)."""
-    ys, xs = np.mgrid[0:layout.view_size, 0:layout.view_size].astype(np.float64)
-    sheet = np.column_stack([xs.ravel(), ys.ravel(), np.ones(xs.size)]) @ view_to_sheet(
-        layout, model).T
 
     def tables(points: np.ndarray, height: float, shape: tuple[int, int]
                ) -> tuple[np.ndarray, np.ndarray]:
@@ -190,9 +189,21 @@ def view_maps(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
         first, second = cv2.convertMaps(pixels, None, cv2.CV_16SC2)
         return first, second
 
-    side = (layout.view_size, layout.view_size)
-    paper = tables(sheet[:, :2], 0.0, side)
-    tops = paper if top_height < 0.25 else tables(sheet[:, :2], top_height, side)
+    def view_tables(height: float) -> tuple[np.ndarray, np.ndarray]:
+        # The mapping is smooth: project every VIEW_STEP-th pixel and interpolate.
+        coarse = np.arange(0, layout.view_size + VIEW_STEP, VIEW_STEP, dtype=np.float64)
+        ys, xs = np.meshgrid(coarse, coarse, indexing="ij")
+        sheet = np.column_stack([xs.ravel(), ys.ravel(), np.ones(xs.size)]) @ view_to_sheet(
+            layout, model).T
+        pixels = camera.project_sheet(sheet[:, :2], height).astype(np.float32)
+        grid = pixels.reshape(len(coarse), len(coarse), 2)
+        at = np.arange(layout.view_size, dtype=np.float32) / VIEW_STEP
+        full = cv2.remap(grid, *np.meshgrid(at, at), cv2.INTER_LINEAR)
+        first, second = cv2.convertMaps(full, None, cv2.CV_16SC2)
+        return first, second
+
+    paper = view_tables(0.0)
+    tops = paper if top_height < 0.25 else view_tables(top_height)
     crosses = cross_positions(model)
     cross = tables(crosses.reshape(-1, 2), 0.0, (len(crosses), -1))
     return ViewMaps(paper, tops, cross)

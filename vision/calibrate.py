@@ -311,8 +311,15 @@ def load_calibration(path: Path) -> Calibration:
     except UnicodeDecodeError:
         raise BadCalibration(f"corrupt calibration file: {str(path)!r} (not text)") from None
     try:
-        return _calibration_from_json(json.loads(text))
-    except (ValueError, KeyError, TypeError, IndexError) as error:
+        data = json.loads(text)
+        if isinstance(data, dict) and data.get("format") == FORMAT and data.get("version") == 1:
+            # The first files held a homography and no lens: nothing to convert them from.
+            raise BadCalibration(f"calibration file from an older version: {str(path)!r} "
+                                 "(run surakarta calibrate again)")
+        return _calibration_from_json(data)
+    except BadCalibration:
+        raise
+    except (ValueError, KeyError, TypeError, IndexError, RecursionError) as error:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise BadCalibration(f"corrupt calibration file: {str(path)!r} ({reason})") from None
 
@@ -320,8 +327,6 @@ def load_calibration(path: Path) -> Calibration:
 def _calibration_from_json(data: object) -> Calibration:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError("not a calibration file")
-    if data.get("version") == 1:
-        raise ValueError("made by an older version; run surakarta calibrate again")
     if data.get("version") != VERSION:
         raise ValueError(f"unsupported version {data.get('version')!r}")
     size = data["size"]

@@ -112,13 +112,19 @@ def find_ink(grey: np.ndarray, camera: CameraModel, samples: InkSamples,
     return match_profiles(grey, pixels, steps, samples.points)
 
 
-def match_profiles(grey: np.ndarray, pixels: np.ndarray, steps: np.ndarray,
+def match_profiles(image: np.ndarray, pixels: np.ndarray, steps: np.ndarray,
                    points: np.ndarray) -> InkMatch:
-    """The valley of each profile sampled at ``pixels`` (see :func:`search_profiles`)."""
+    """The valley of each profile sampled at ``pixels`` (see :func:`search_profiles`).
+
+    ``image`` is grey or BGR; the profiles are smoothed along their length, so an
+    unblurred frame works too.
+    """
     maps = pixels.astype(np.float32)
-    profiles = cv2.remap(grey, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_CONSTANT, borderValue=0).astype(np.float32)
-    height, width = grey.shape[:2]
+    sampled = cv2.remap(image, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_CONSTANT, borderValue=0).astype(np.float32)
+    profiles = sampled.mean(axis=2) if sampled.ndim == 3 else sampled
+    profiles = cv2.GaussianBlur(profiles, (3, 1), 0.8)
+    height, width = image.shape[:2]
     inside = ((pixels[..., 0] >= 0) & (pixels[..., 0] <= width - 1)
               & (pixels[..., 1] >= 0) & (pixels[..., 1] <= height - 1)).all(axis=1)
     lowest = profiles.argmin(axis=1)
@@ -231,6 +237,6 @@ class LoopWatch:
 
     def check(self, image: np.ndarray) -> InkCheck:
         """How many loop samples still show their line, and how far off they are."""
-        match = match_profiles(blurred_grey(image), self._pixels, self._steps, self._points)
+        match = match_profiles(image, self._pixels, self._steps, self._points)
         shift = float(np.median(np.abs(match.offsets))) / self._pitch if len(match.offsets) else 1.0
         return InkCheck(len(match.offsets), len(self._points), shift)

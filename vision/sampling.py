@@ -267,6 +267,11 @@ def cross_contrast(samples: np.ndarray, arms: np.ndarray) -> np.ndarray:
     # Both sides must be brighter than the line: a glint on a piece is bright on one side only.
     beside = np.minimum(profile[..., 0], profile[..., -1])
     on = profile[..., 1:-1].min(axis=2)
-    contrast = np.where(arms, 1 - on / np.maximum(beside, 1.0), np.nan)
-    result: np.ndarray = np.nanmedian(contrast, axis=1)
+    contrast = np.where(arms, 1 - on / np.maximum(beside, 1.0), np.inf)
+    # The median of each point's printed arms (missing arms sort last as infinities);
+    # numpy's nanmedian costs a millisecond a frame here.
+    ordered = np.sort(contrast, axis=1)
+    count = arms.sum(axis=1)
+    rows = np.arange(len(ordered))
+    result: np.ndarray = (ordered[rows, (count - 1) // 2] + ordered[rows, count // 2]) / 2
     return result

@@ -94,9 +94,13 @@ def test_missing_file(tmp_path: Path) -> None:
     "{not json",
     "[]",
     json.dumps({"format": "something-else"}),
-    json.dumps({"format": "surakarta-calibration", "version": 1, "size": 6}),
-    json.dumps({"format": "surakarta-calibration", "version": 1, "size": 9,
-                "homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "colours": {}}),
+    json.dumps({"format": "surakarta-calibration", "version": 2, "size": 6}),
+    json.dumps({"format": "surakarta-calibration", "version": 2, "size": 9,
+                "camera": {}, "colours": {}}),
+    json.dumps({"format": "surakarta-calibration", "version": 2, "size": 6,
+                "camera": {"image_size": [640, 480], "focal": -1, "distortion": [0, 0],
+                           "rotation": [0, 0, 0], "translation": [0, 0, 100]},
+                "colours": {}}),
 ])
 def test_corrupt_file(tmp_path: Path, content: str) -> None:
     path = tmp_path / "cal.json"

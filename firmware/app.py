@@ -23,6 +23,7 @@ from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 
 from controller.decisions import BoardSeen, Button, Pressed
 from controller.errors import SurakartaError
+from controller.geometry import point_name
 from controller.position import start_position
 from controller.referee import Referee
 from controller.variants import Variant
@@ -37,7 +38,7 @@ from hardware.effects import Blink
 from vision.calibrate import calibrate, load_calibration
 from vision.config import VisionConfig
 from vision.errors import CameraLost, CameraUnavailable
-from vision.reader import BoardReader, ReadStatus
+from vision.reader import BoardReader, FrameReading, ReadStatus
 from vision.render import Scene
 from vision.sources import FrameSource, ImageFolder, OpenCVCapture, PiCamera, SyntheticCamera
 from vision.stabiliser import Stabiliser
@@ -52,6 +53,10 @@ class HardwareUnavailable(SurakartaError, OSError):
 CAMERA_RETRY_SECONDS = 3.0
 NO_BOARD_WARNING_SECONDS = 5.0
 TROUBLE_LAYER = "trouble"
+DOUBT_SECONDS = 1.0
+"""How long a point must stay doubtful (a piece between points) before its lamp asks for it
+to be centred: a hand setting a piece down passes through doubt for a moment."""
+DOUBT_LAYER = "doubt"
 
 
 def open_camera(camera: CameraConfig, board_size: int) -> FrameSource:
@@ -162,6 +167,7 @@ class BoardApp:
         self.source: FrameSource | None = None
         self._trouble: str | None = None
         self._no_board_since: float | None = None
+        self._doubt_since: float | None = None
 
     def _saved_session(self, variant: Variant) -> SessionState | None:
         """The journaled game, if it can go on under this config's rules."""
@@ -208,6 +214,20 @@ class BoardApp:
             self._trouble = None
             self.hardware.scene.clear(TROUBLE_LAYER)
 
+    def show_doubt(self, reading: FrameReading, now: float) -> None:
+        """Light the points of a piece set down between two, once the doubt has lasted."""
+        if reading.status is not ReadStatus.DOUBTFUL or not reading.doubtful:
+            if self._doubt_since is not None:
+                self._doubt_since = None
+                self.hardware.scene.clear(DOUBT_LAYER)
+            return
+        if self._doubt_since is None:
+            self._doubt_since = now
+        if now - self._doubt_since >= DOUBT_SECONDS:
+            names = tuple(point_name(point) for point in reading.doubtful)
+            # A quick blink, unlike an illegal move's: centre the piece on its point.
+            self.hardware.scene.show(DOUBT_LAYER, Blink(names, period=0.3), priority=90)
+
     # -- the loop -------------------------------------------------------------------
 
     def _camera_frame(self, now: float) -> Any:
@@ -243,6 +263,7 @@ class BoardApp:
             else:
                 self._no_board_since = None
                 self._clear_trouble()
+            self.show_doubt(reading, now)
             stable = self.stabiliser.feed(now, reading)
             if stable is not None:
                 self.session.feed(BoardSeen(stable), now)

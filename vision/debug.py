@@ -30,13 +30,16 @@ def debug_image(frame: np.ndarray, reading: FrameReading, model: BoardModel,
                       cv2.LINE_AA)
         centres = np.array([model.point_mm(p) for p in reading.points], np.float64)
         if len(centres):
-            where = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), reading.homography)
+            # Where the pieces' tops are, lens included; the homography only for old readings.
+            where = (reading.image_points if reading.image_points is not None else
+                     cv2.perspectiveTransform(centres.reshape(-1, 1, 2), reading.homography))
             radius = max(3, round(_pitch_px(where.reshape(-1, 2), model.size) * 0.25))
-            for (x, y), label, confidence in zip(where.reshape(-1, 2), reading.labels,
-                                                 reading.confidences, strict=True):
+            for (x, y), point, label, confidence in zip(
+                    where.reshape(-1, 2), reading.points, reading.labels, reading.confidences,
+                    strict=True):
                 centre = (round(float(x)), round(float(y)))
                 cv2.circle(image, centre, radius, _LABEL_COLOURS[label], 2, cv2.LINE_AA)
-                if confidence < confident:
+                if confidence < confident or point in reading.doubtful:
                     cv2.drawMarker(image, centre, _DOUBT, cv2.MARKER_TILTED_CROSS, radius * 2, 2)
     text = reading.status.value if reading.reading is None else str(reading.reading)
     # A dark band behind the text keeps it readable on paper, table or hand alike.

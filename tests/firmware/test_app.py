@@ -219,3 +219,23 @@ def test_wiring_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1, result.stderr
     assert "cannot open the pins of the [hardware] section" in result.stderr
+
+
+def test_a_piece_between_points_is_lit_once_the_doubt_lasts(tmp_path: Path) -> None:
+    from controller.geometry import parse_point
+    from firmware.app import DOUBT_LAYER, DOUBT_SECONDS
+    from vision.reader import FrameReading, ReadStatus
+
+    clock = FakeClock()
+    app = BoardApp(_config(tmp_path), MockFactory(pin_class=MockPWMPin), clock,
+                   FlakyCameras(["ok"], start_position()))
+    try:
+        between = FrameReading(ReadStatus.DOUBTFUL, None, doubtful=(parse_point("c3"),))
+        app.show_doubt(between, 0.0)
+        assert DOUBT_LAYER not in app.hardware.scene.layer_names, "a passing hand is not doubt"
+        app.show_doubt(between, DOUBT_SECONDS + 0.1)
+        assert DOUBT_LAYER in app.hardware.scene.layer_names
+        app.show_doubt(FrameReading(ReadStatus.OK, None), DOUBT_SECONDS + 0.2)
+        assert DOUBT_LAYER not in app.hardware.scene.layer_names, "centred: the lamp goes out"
+    finally:
+        app.close()

@@ -141,9 +141,14 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     confidences = weights.max(axis=1) / (weights.sum(axis=1) + outlier)
     # A bare point in a shadow still shows its printed cross; a dark point that shows
     # none may be a dark piece seen badly, so it is not trusted as bare.
+    bare = labels == LABELS.index(PointLabel.EMPTY)
     darker = features[:, :3].mean(axis=1) < -config.shadow_needs_cross
     hidden_cross = features[:, 3] < 0.5
-    confidences[(labels == LABELS.index(PointLabel.EMPTY)) & darker & hidden_cross] = 0.0
+    confidences[bare & darker & hidden_cross] = 0.0
+    # When this frame shows the lines plainly on the other bare points, a "bare" point
+    # without them is something else: a light piece, or a glossy one mirroring a lamp.
+    if bare.sum() >= 3 and np.median(features[bare, 3]) >= config.sharp_cross:
+        confidences[bare & (features[:, 3] < config.sharp_cross / 3)] = 0.0
     return Classification(labels, confidences, distances)
 
 

@@ -44,6 +44,9 @@ class VisionConfig:
     shadow_needs_cross: float = 0.5
     """Darkening (log units) beyond which a point only counts as bare when its printed cross
     shows: a deep shadow on paper keeps its lines, a dark piece has none."""
+    sharp_cross: float = 0.8
+    """Cross feature of most bare points in a sharp frame; there, a bare-looking point whose
+    cross is under a third of it is not trusted."""
     top_light_spread: float = 0.15
     """Extra spread of pieces along the brighter-in-every-channel direction: how much more or
     less light a piece's top catches than the paper round it."""

@@ -259,7 +259,11 @@ class BoardApp:
             if reading.status in (ReadStatus.NO_BOARD, ReadStatus.BOARD_MOVED):
                 self._no_board_since = self._no_board_since or now
                 if now - self._no_board_since > NO_BOARD_WARNING_SECONDS:
-                    self._show_trouble("no board in view: check the camera")
+                    self._show_trouble(
+                        "no board in view: check the camera"
+                        if reading.status is ReadStatus.NO_BOARD else
+                        "the camera or the board moved and the board is not found where it "
+                        "was: put it back, or run surakarta calibrate again")
             else:
                 self._no_board_since = None
                 self._clear_trouble()

@@ -53,5 +53,10 @@ def run(args: argparse.Namespace) -> int:
     calibration = calibrate(VisionConfig(), image, corners, args.size)
     save_calibration(calibration, args.out)
     how = "markers" if calibration.uses_markers else "corners"
+    camera = calibration.camera
     print(f"calibrated {calibration.size}x{calibration.size} board ({how}): wrote {args.out}")
+    # What was learned, so a maker can tell a sensible setup from a strange one.
+    print(f"camera: {camera.viewing_angle_degrees():.0f} degrees from straight above, "
+          f"lens distortion k1 {camera.distortion[0]:+.3f}, pieces' tops "
+          f"{calibration.piece_height:g} mm above the paper")
     return 0

@@ -485,36 +485,9 @@ def _draw_hand(
     direction /= np.linalg.norm(direction)
     normal = np.array([-direction[1], direction[0]])
     arm_width = hand.width_pitches * pitch_px
-    finger_length = 0.9 * arm_width
-    palm_centre = tip - direction * (finger_length + 0.45 * arm_width)
-    wrist = palm_centre - direction * 0.5 * arm_width
-
-    skin_mask = np.zeros((height, width), np.uint8)
-    sleeve_mask = np.zeros((height, width), np.uint8)
-
-    def pt(v: np.ndarray) -> tuple[int, int]:
-        return round(float(v[0]) * 16), round(float(v[1]) * 16)
-
-    cv2.line(skin_mask, pt(entry), pt(wrist), 255, max(1, round(arm_width)), cv2.LINE_AA, 4)
-    angle = math.degrees(math.atan2(direction[1], direction[0]))
-    axes = (round(0.6 * arm_width * 16), round(0.62 * arm_width * 16))
-    cv2.ellipse(skin_mask, pt(palm_centre), axes, angle, 0, 360, 255, -1, cv2.LINE_AA, 4)
-    finger_width = max(1, round(0.24 * arm_width))
     spread = rng.uniform(-0.15, 0.15)
-    for k in range(4):
-        sideways = (k - 1.5) * 0.27 * arm_width
-        base = palm_centre + direction * 0.45 * arm_width + normal * sideways
-        bend = direction + normal * (spread + (k - 1.5) * 0.08)
-        length = finger_length * (0.85 if k in (0, 3) else 1.0)
-        end = base + bend / np.linalg.norm(bend) * length
-        cv2.line(skin_mask, pt(base), pt(end), 255, finger_width, cv2.LINE_AA, 4)
-    thumb_base = palm_centre + normal * 0.5 * arm_width
-    thumb_end = thumb_base + (direction * 0.6 + normal * 0.6) * 0.7 * arm_width
-    cv2.line(skin_mask, pt(thumb_base), pt(thumb_end), 255, finger_width + 2, cv2.LINE_AA, 4)
-    if hand.sleeve is not None:
-        cuff = wrist - direction * rng.uniform(0.5, 2.0) * arm_width
-        cv2.line(sleeve_mask, pt(entry), pt(cuff), 255, max(1, round(arm_width * 1.15)),
-                 cv2.LINE_AA, 4)
+    cuff = rng.uniform(0.5, 2.0) if hand.sleeve is not None else None
+    skin_mask, sleeve_mask = hand_masks((height, width), entry, tip, arm_width, spread, cuff)
 
     hand_mask = cv2.max(skin_mask, sleeve_mask)
     # The hand is above the board: it casts a soft shadow a little to one side.
@@ -536,6 +509,54 @@ def _draw_hand(
         alpha = mask.astype(np.float32)[..., None] / 255
         painted = np.array(colour, np.float32) * relief[..., None]
         image[:] = np.clip(image * (1 - alpha) + painted * alpha, 0, 255).astype(np.uint8)
+
+
+def hand_masks(
+    shape: tuple[int, int],
+    entry: np.ndarray,
+    tip: np.ndarray,
+    arm_width: float,
+    spread: float,
+    cuff: float | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Skin and sleeve masks (uint8, 0..255) of an arm from ``entry`` to the fingertips at ``tip``.
+
+    Coordinates and ``arm_width`` are in pixels of ``shape`` (rows, columns); ``spread``
+    fans the fingers (-0.15..0.15); ``cuff`` is the bare forearm's length in arm widths
+    behind the wrist, or None for a bare arm.
+    """
+    direction = tip - entry
+    direction /= np.linalg.norm(direction)
+    normal = np.array([-direction[1], direction[0]])
+    finger_length = 0.9 * arm_width
+    palm_centre = tip - direction * (finger_length + 0.45 * arm_width)
+    wrist = palm_centre - direction * 0.5 * arm_width
+
+    skin_mask = np.zeros(shape, np.uint8)
+    sleeve_mask = np.zeros(shape, np.uint8)
+
+    def pt(v: np.ndarray) -> tuple[int, int]:
+        return round(float(v[0]) * 16), round(float(v[1]) * 16)
+
+    cv2.line(skin_mask, pt(entry), pt(wrist), 255, max(1, round(arm_width)), cv2.LINE_AA, 4)
+    angle = math.degrees(math.atan2(direction[1], direction[0]))
+    axes = (round(0.6 * arm_width * 16), round(0.62 * arm_width * 16))
+    cv2.ellipse(skin_mask, pt(palm_centre), axes, angle, 0, 360, 255, -1, cv2.LINE_AA, 4)
+    finger_width = max(1, round(0.24 * arm_width))
+    for k in range(4):
+        sideways = (k - 1.5) * 0.27 * arm_width
+        base = palm_centre + direction * 0.45 * arm_width + normal * sideways
+        bend = direction + normal * (spread + (k - 1.5) * 0.08)
+        length = finger_length * (0.85 if k in (0, 3) else 1.0)
+        end = base + bend / np.linalg.norm(bend) * length
+        cv2.line(skin_mask, pt(base), pt(end), 255, finger_width, cv2.LINE_AA, 4)
+    thumb_base = palm_centre + normal * 0.5 * arm_width
+    thumb_end = thumb_base + (direction * 0.6 + normal * 0.6) * 0.7 * arm_width
+    cv2.line(skin_mask, pt(thumb_base), pt(thumb_end), 255, finger_width + 2, cv2.LINE_AA, 4)
+    if cuff is not None:
+        cv2.line(sleeve_mask, pt(entry), pt(wrist - direction * cuff * arm_width), 255,
+                 max(1, round(arm_width * 1.15)), cv2.LINE_AA, 4)
+    return skin_mask, sleeve_mask
 
 
 def _light_field(scene: Scene) -> np.ndarray:

@@ -1,0 +1,795 @@
+"""A physically modelled camera in a real room: what it sees of the board and its pieces.
+
+The flat renderer (:mod:`vision.render`) draws discs on a flat sheet and warps it once;
+that cannot show what real rooms do to the vision. This one models the room:
+
+- a pinhole camera with OpenCV-style radial distortion (k1, k2), any tilt up to 45
+  degrees, any rotation, at the distance where the printed square fills a chosen share
+  of the image;
+- solid pieces (bevelled cylinders, or domes for pebbles and shells) a few millimetres
+  tall, found by casting a ray per pixel (only over each piece's projected bounding
+  box) and kept in depth order, so a tilted camera sees their sides and their tops off
+  their points;
+- lamps, windows and spots with a colour temperature, falling off with distance, plus
+  bounced ambient light; Lambertian shading with a Blinn-Phong highlight per material;
+- cast shadows of every piece and of a hand held above the board, softened by the size
+  of each light;
+- a sensor: auto exposure and white balance (with drift), vignetting, lens and motion
+  blur, shot and read noise, the sRGB-like encoding, JPEG.
+
+Light is computed in linear units and encoded at the end, like a camera does. An image
+is a pure function of (board, :class:`~vision.room_scene.RoomScene`); every random
+choice of a frame comes from the scene's seed.
+
+Coordinates: sheet millimetres x (right), y (down as printed) and z = minus the height
+above the table, a right-handed frame in which the camera sits at negative z.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from controller.geometry import Point
+from controller.position import Color, Position
+from controller.reading import BoardReading
+from vision.board_model import BoardModel, Paper, board_model
+from vision.render import BGR, INK_COLOUR, PAPER_COLOUR, hand_masks
+from vision.room_conditions import CONDITIONS, next_frame, random_room_scene
+from vision.room_scene import (
+    PAPER,
+    SKIN,
+    Light,
+    LightKind,
+    Material,
+    Pattern,
+    PieceKind,
+    RoomCamera,
+    RoomScene,
+    Shape,
+)
+
+GAMMA = 2.2
+"""Exponent of the camera's encoding of linear light."""
+SHEET_PIXELS_PER_MM = 4.0
+"""Resolution of the printed sheet's texture (about twice the image's at 640x480)."""
+SHADOW_PIXELS_PER_MM = 2.0
+"""Resolution of the pieces' shadows on the sheet."""
+HAND_PIXELS_PER_MM = 1.0
+"""Resolution of the hand and its shadow (both are soft)."""
+FOOTPRINT_MARGIN_MM = 250.0
+"""How far past the sheet the table is modelled (beyond it light and shadow are uniform)."""
+DAYLIGHT_KELVIN = 5500.0
+"""White point of the fixed (non-automatic) white balance."""
+
+__all__ = ["CONDITIONS", "RoomScene", "next_frame", "piece_positions", "random_room_scene",
+           "render_room", "sheet_pixels"]
+
+
+def kelvin_to_bgr(kelvin: float) -> np.ndarray:
+    """Linear BGR of a blackbody at ``kelvin`` (1000-40000 K), brightest channel 1.
+
+    Tanner Helland's fit of the CIE blackbody colours, converted to linear light.
+    """
+    t = min(max(kelvin, 1000.0), 40000.0) / 100
+    if t <= 66:
+        red = 255.0
+        green = 99.4708025861 * math.log(t) - 161.1195681661
+        blue = 0.0 if t <= 19 else 138.5177312231 * math.log(t - 10) - 305.0447927307
+    else:
+        red = 329.698727446 * (t - 60) ** -0.1332047592
+        green = 288.1221695283 * (t - 60) ** -0.0755148492
+        blue = 255.0
+    encoded = np.clip(np.array([blue, green, red]), 0, 255) / 255
+    linear = encoded**GAMMA
+    result: np.ndarray = linear / linear.max()
+    return result
+
+
+def _linear(colour: BGR) -> np.ndarray:
+    return (np.array(colour, np.float32) / 255) ** GAMMA
+
+
+# ------------------------------------------------------------------ camera
+
+
+@dataclass(frozen=True)
+class CameraGeometry:
+    """A camera placed in the room: intrinsics, distortion and pose."""
+
+    matrix: np.ndarray
+    """3x3 intrinsic matrix."""
+    distortion: np.ndarray
+    """OpenCV distortion coefficients (k1, k2, p1, p2)."""
+    rotation: np.ndarray
+    """3x3 world-to-camera rotation (rows: image right, image down, optical axis)."""
+    centre: np.ndarray
+    """Camera centre in world coordinates (mm; z is minus the height)."""
+    rays: np.ndarray
+    """(height, width, 3) unit direction of each pixel's ray, world coordinates."""
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """Image pixels (lens included) of world points (N, 3)."""
+        cam = (np.asarray(points, np.float64).reshape(-1, 3) - self.centre) @ self.rotation.T
+        return _distort(cam[:, :2] / cam[:, 2:3], self.matrix, self.distortion)
+
+
+def _distort(normalised: np.ndarray, matrix: np.ndarray, distortion: np.ndarray) -> np.ndarray:
+    k1, k2 = distortion[0], distortion[1]
+    r2 = np.sum(normalised**2, axis=1, keepdims=True)
+    distorted = normalised * (1 + k1 * r2 + k2 * r2 * r2)
+    result: np.ndarray = distorted * [matrix[0, 0], matrix[1, 1]] + [matrix[0, 2], matrix[1, 2]]
+    return result
+
+
+def _undistort_radius(distorted: np.ndarray, k1: float, k2: float) -> np.ndarray:
+    # Newton on r (1 + k1 r^2 + k2 r^4) = distorted; the conditions keep it monotonic.
+    radius = distorted.copy()
+    for _ in range(10):
+        r2 = radius * radius
+        value = radius * (1 + k1 * r2 + k2 * r2 * r2) - distorted
+        slope = 1 + 3 * k1 * r2 + 5 * k2 * r2 * r2
+        radius = radius - value / np.maximum(slope, 0.05)
+    return radius
+
+
+def focal_length(camera: RoomCamera) -> float:
+    """Focal length in pixels that gives the camera's horizontal field of view, lens included."""
+    undistorted = math.tan(math.radians(camera.field_of_view_degrees) / 2)
+    r2 = undistorted * undistorted
+    distorted = undistorted * (1 + camera.k1 * r2 + camera.k2 * r2 * r2)
+    return camera.width / 2 / distorted
+
+
+def _printed_corners(model: BoardModel) -> np.ndarray:
+    corners = [corner for marker in model.markers().values() for corner in marker]
+    return np.array([(x, y, 0.0) for x, y in corners])
+
+
+@lru_cache(maxsize=16)
+def camera_geometry(camera: RoomCamera, size: int, paper: Paper) -> CameraGeometry:
+    """Place ``camera`` over the sheet of a ``size`` board: aimed, rotated and at its distance."""
+    model = board_model(size, paper)
+    focal = focal_length(camera)
+    matrix = np.array([[focal, 0, camera.width / 2 + camera.principal_offset[0]],
+                       [0, focal, camera.height / 2 + camera.principal_offset[1]], [0, 0, 1]])
+    distortion = np.array([camera.k1, camera.k2, 0.0, 0.0])
+    tilt = math.radians(camera.tilt_degrees)
+    lean = math.radians(camera.tilt_direction_degrees)
+    # The camera looks down (+z) from the side it leans from; the same construction as
+    # the flat renderer, so that a rotation of 0 shows the sheet upright.
+    eye = np.array([math.sin(tilt) * math.cos(lean), math.sin(tilt) * math.sin(lean),
+                    -math.cos(tilt)])
+    forward = -eye
+    right = np.cross(np.array([0.0, 1.0, 0.0]), forward)
+    right /= np.linalg.norm(right)
+    down = np.cross(forward, right)
+    roll = math.radians(camera.rotation_degrees)
+    right, down = (math.cos(roll) * right + math.sin(roll) * down,
+                   -math.sin(roll) * right + math.cos(roll) * down)
+    rotation = np.stack([right, down, forward])
+    outline = _printed_corners(model)
+    middle = np.array([paper.width / 2, paper.height / 2, 0.0])
+    shorter = min(camera.width, camera.height)
+
+    def placed(distance: float, target: np.ndarray) -> CameraGeometry:
+        return CameraGeometry(matrix, distortion, rotation, target + eye * distance,
+                              np.empty((0, 0, 3)))
+
+    distance = 1000.0
+    for _ in range(4):  # the projected size is nearly inverse to distance; converge quickly
+        projected = placed(distance, middle).project(outline)
+        extent = (projected.max(axis=0) - projected.min(axis=0)).max()
+        distance *= extent / (camera.fill * shorter)
+    # Aiming off the sheet's middle moves it in the image, by at most the room it leaves.
+    extent_mm = float((outline.max(axis=0) - outline.min(axis=0))[:2].max())
+    spare_mm = (1 - camera.fill) / camera.fill * extent_mm / 2
+    target = middle + np.array([camera.shift[0], camera.shift[1], 0.0]) * spare_mm
+    geometry = placed(distance, target)
+    return CameraGeometry(matrix, distortion, rotation, geometry.centre,
+                          _pixel_rays(camera, matrix, rotation))
+
+
+def _pixel_rays(camera: RoomCamera, matrix: np.ndarray, rotation: np.ndarray) -> np.ndarray:
+    ys, xs = np.mgrid[0:camera.height, 0:camera.width].astype(np.float64)
+    dx = (xs - matrix[0, 2]) / matrix[0, 0]
+    dy = (ys - matrix[1, 2]) / matrix[1, 1]
+    distorted = np.hypot(dx, dy)
+    undistorted = _undistort_radius(distorted, camera.k1, camera.k2)
+    scale = np.divide(undistorted, distorted, out=np.ones_like(distorted), where=distorted > 0)
+    local = np.stack([dx * scale, dy * scale, np.ones_like(dx)], axis=-1)
+    world = local @ rotation
+    world /= np.linalg.norm(world, axis=-1, keepdims=True)
+    rays = world.astype(np.float32)
+    rays.setflags(write=False)
+    return rays
+
+
+# ------------------------------------------------------------------ the world's surfaces
+
+
+@dataclass
+class _Surfaces:
+    """What each pixel's ray hits first: the G-buffer the shading works on."""
+
+    depth: np.ndarray
+    """(h, w) distance along the ray, mm."""
+    position: np.ndarray
+    """(h, w, 3) the point hit."""
+    normal: np.ndarray
+    """(h, w, 3) the surface normal there (unit, towards the camera's side)."""
+    albedo: np.ndarray
+    """(h, w, 3) linear reflectance."""
+    specular: np.ndarray
+    """(h, w) strength of the highlight."""
+    shininess: np.ndarray
+    """(h, w) Blinn-Phong exponent."""
+    kind: np.ndarray
+    """(h, w) 0 paper or table, 1 piece, 2 hand."""
+    on_sheet: np.ndarray
+    """(h, w) whether the pixel shows bare sheet (for auto exposure)."""
+
+    def write(self, rows: slice, cols: slice, hit: np.ndarray, depth: np.ndarray,
+              position: np.ndarray, normal: np.ndarray, albedo: np.ndarray,
+              material: Material, kind: int) -> None:
+        """Keep the hits of a window of pixels that are nearer than what is there already."""
+        view = self.depth[rows, cols]
+        nearer = hit & (depth < view)
+        if not nearer.any():
+            return
+        view[nearer] = depth[nearer]
+        self.position[rows, cols][nearer] = position[nearer]
+        self.normal[rows, cols][nearer] = normal[nearer]
+        self.albedo[rows, cols][nearer] = albedo[nearer]
+        self.specular[rows, cols][nearer] = material.specular
+        self.shininess[rows, cols][nearer] = material.shininess
+        self.kind[rows, cols][nearer] = kind
+        self.on_sheet[rows, cols][nearer] = False
+
+
+@lru_cache(maxsize=4)
+def _ink_coverage(size: int, paper: Paper) -> np.ndarray:
+    """Share of each texel of the sheet covered by ink, at :data:`SHEET_PIXELS_PER_MM`."""
+    from vision.sheet import draw_shapes, sheet_shapes
+
+    model = board_model(size, paper)
+    shape = (round(paper.height * SHEET_PIXELS_PER_MM), round(paper.width * SHEET_PIXELS_PER_MM))
+    grey = np.full(shape, 255, np.uint8)
+    draw_shapes(grey, sheet_shapes(model), SHEET_PIXELS_PER_MM)
+    coverage = (255 - grey.astype(np.float32)) / 255
+    coverage.setflags(write=False)
+    return coverage
+
+
+def _paper_surfaces(scene: RoomScene, model: BoardModel, geometry: CameraGeometry) -> _Surfaces:
+    rays = geometry.rays
+    centre = geometry.centre.astype(np.float32)
+    # Rays at or above the horizon never meet the table: send them far away instead.
+    depth = -centre[2] / np.maximum(rays[..., 2], np.float32(1e-4))
+    position = centre + rays * depth[..., None]
+    x, y = position[..., 0], position[..., 1]
+    coverage = cv2.remap(_ink_coverage(model.size, model.paper),
+                         x * np.float32(SHEET_PIXELS_PER_MM), y * np.float32(SHEET_PIXELS_PER_MM),
+                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    on_sheet = (x >= 0) & (x <= model.paper.width) & (y >= 0) & (y <= model.paper.height)
+    printed = (_linear(PAPER_COLOUR) * (1 - coverage[..., None])
+               + _linear((INK_COLOUR,) * 3) * coverage[..., None])
+    albedo = np.where(on_sheet[..., None], printed, _linear(scene.table_colour)).astype(np.float32)
+    normal = np.zeros_like(position)
+    normal[..., 2] = -1
+    shape = depth.shape
+    return _Surfaces(
+        depth=depth, position=position, normal=normal, albedo=albedo,
+        specular=np.full(shape, PAPER.specular, np.float32),
+        shininess=np.full(shape, PAPER.shininess, np.float32),
+        kind=np.zeros(shape, np.uint8), on_sheet=on_sheet,
+    )
+
+
+# ------------------------------------------------------------------ pieces
+
+
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    centre: tuple[float, float]
+    radius: float
+    height: float
+    turn: float
+    kind: PieceKind
+
+
+@dataclass(frozen=True, slots=True)
+class _FrameRandom:
+    """Every per-frame random draw, in a fixed order from the scene's seed."""
+
+    offsets: np.ndarray
+    turns: np.ndarray
+    finger_spread: float
+    cuff: float
+    noise_seed: int
+
+
+def _frame_random(scene: RoomScene, point_count: int) -> _FrameRandom:
+    rng = np.random.default_rng(scene.seed)
+    return _FrameRandom(
+        offsets=rng.uniform(0, 1, (point_count, 2)),
+        turns=rng.uniform(0, 2 * math.pi, point_count),
+        finger_spread=float(rng.uniform(-0.15, 0.15)),
+        cuff=float(rng.uniform(0.5, 2.0)),
+        noise_seed=int(rng.integers(0, 2**31 - 1)),
+    )
+
+
+def piece_positions(
+    board: BoardReading | Position, scene: RoomScene
+) -> dict[Point, tuple[float, float]]:
+    """Where each piece of ``board`` actually stands in the scene: its centre, sheet mm."""
+    model = board_model(board.size, scene.paper)
+    random = _frame_random(scene, len(model.points))
+    positions = {}
+    for index, point in enumerate(model.points):
+        if board.piece_at(point) is None:
+            continue
+        # Uniform in a disc of radius piece_offset pitches.
+        distance = math.sqrt(random.offsets[index, 0]) * scene.piece_offset * model.pitch
+        angle = random.offsets[index, 1] * 2 * math.pi
+        x, y = model.point_mm(point)
+        positions[point] = (x + distance * math.cos(angle), y + distance * math.sin(angle))
+    return positions
+
+
+def _pieces(board: BoardReading | Position, scene: RoomScene, model: BoardModel,
+            random: _FrameRandom) -> list[_Piece]:
+    radius = scene.piece_scale * model.disc_diameter / 2
+    pieces = []
+    for point, centre in piece_positions(board, scene).items():
+        kind = scene.pieces.red if board.piece_at(point) is Color.RED else scene.pieces.black
+        pieces.append(_Piece(centre, radius, scene.piece_height_mm,
+                             float(random.turns[model.points.index(point)]), kind))
+    return pieces
+
+
+def _rings(piece: _Piece, bevel: float) -> tuple[tuple[float, float], ...]:
+    """(height, radius) rings whose hull is the solid, for shadows and bounding boxes."""
+    h, r = piece.height, piece.radius
+    if piece.kind.shape is Shape.DOME:
+        return ((0.0, r * 1.05), (0.5 * h, 0.87 * r), (0.87 * h, 0.5 * r), (h, 0.05 * r))
+    return ((0.0, r), (h - bevel, r), (h, r - bevel))
+
+
+def _circle(centre: tuple[float, float], radius: float, count: int = 24) -> np.ndarray:
+    angles = np.linspace(0, 2 * math.pi, count, endpoint=False)
+    return np.column_stack([centre[0] + radius * np.cos(angles),
+                            centre[1] + radius * np.sin(angles)])
+
+
+def _cast_piece(surfaces: _Surfaces, geometry: CameraGeometry, piece: _Piece,
+                bevel: float) -> None:
+    outline = np.vstack([
+        np.column_stack([_circle(piece.centre, r, 16), np.full(16, -z)])
+        for z, r in _rings(piece, bevel)
+    ])
+    pixels = geometry.project(outline)
+    height, width = surfaces.depth.shape
+    x0, y0 = np.floor(pixels.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(pixels.max(axis=0)).astype(int) + 3
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+    if x0 >= x1 or y0 >= y1:
+        return
+    rows, cols = slice(y0, y1), slice(x0, x1)
+    rays = geometry.rays[rows, cols].astype(np.float64)
+    origin = geometry.centre - np.array([piece.centre[0], piece.centre[1], 0.0])
+    if piece.kind.shape is Shape.DOME:
+        hit, depth, normal = _hit_dome(origin, rays, piece)
+    else:
+        hit, depth, normal = _hit_cylinder(origin, rays, piece, bevel)
+    local = origin + rays * depth[..., None]
+    position = local + np.array([piece.centre[0], piece.centre[1], 0.0])
+    albedo = _piece_albedo(piece, local, normal)
+    surfaces.write(rows, cols, hit, depth.astype(np.float32), position.astype(np.float32),
+                   normal.astype(np.float32), albedo, piece.kind.material, 1)
+
+
+def _hit_cylinder(origin: np.ndarray, rays: np.ndarray, piece: _Piece,
+                  bevel: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    # The solid is an infinite cylinder cut by the slab between the table and the top:
+    # a ray enters it at the later of the two entries and must do so before either exit.
+    r, h = piece.radius, piece.height
+    dx, dy, dz = rays[..., 0], rays[..., 1], rays[..., 2]
+    a = dx * dx + dy * dy
+    b = 2 * (origin[0] * dx + origin[1] * dy)
+    c = origin[0] ** 2 + origin[1] ** 2 - r * r
+    discriminant = b * b - 4 * a * c
+    root = np.sqrt(np.maximum(discriminant, 0))
+    a_safe = np.maximum(a, 1e-12)
+    side_in, side_out = (-b - root) / (2 * a_safe), (-b + root) / (2 * a_safe)
+    top = (-h - origin[2]) / dz
+    table = -origin[2] / dz
+    entry = np.maximum(side_in, top)
+    hit = (discriminant > 0) & (entry < np.minimum(side_out, table))
+    point = origin + rays * entry[..., None]
+    radial = np.hypot(point[..., 0], point[..., 1])
+    outward = point[..., :2] / np.maximum(radial, 1e-9)[..., None]
+    on_top = top >= side_in
+    # The bevel: the top's normal leans outwards over its outer ``bevel`` millimetres.
+    lean = np.where(on_top, np.clip((radial - (r - bevel)) / max(bevel, 1e-6), 0, 1), 1.0)
+    lean_angle = lean * (math.pi / 4) + (~on_top) * (math.pi / 4)
+    normal = np.concatenate([outward * np.sin(lean_angle)[..., None],
+                             -np.cos(lean_angle)[..., None]], axis=-1)
+    return hit, entry, normal
+
+
+def _hit_dome(origin: np.ndarray, rays: np.ndarray,
+              piece: _Piece) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r, h = piece.radius, piece.height
+    irregular = piece.kind.pattern is Pattern.RIDGES
+    outer = r * (1.06 if irregular else 1.0)
+    scale = np.array([outer, outer, h])
+    o, d = origin / scale, rays / scale
+    a = np.sum(d * d, axis=-1)
+    b = 2 * np.sum(o * d, axis=-1)
+    c = float(np.sum(o * o)) - 1
+    discriminant = b * b - 4 * a * c
+    entry = (-b - np.sqrt(np.maximum(discriminant, 0))) / (2 * a)
+    point = origin + rays * entry[..., None]
+    hit = (discriminant > 0) & (point[..., 2] <= 0)
+    if irregular:
+        # A shell's edge is scalloped: trim the ellipsoid to a radius that varies round it.
+        angle = np.arctan2(point[..., 1], point[..., 0]) + piece.turn
+        edge = r * (1 + 0.05 * np.sin(5 * angle))
+        radial = np.hypot(point[..., 0], point[..., 1])
+        hit &= (radial / edge) ** 2 + (point[..., 2] / h) ** 2 <= 1.0
+    normal = point / (scale * scale)
+    normal /= np.maximum(np.linalg.norm(normal, axis=-1, keepdims=True), 1e-12)
+    return hit, entry, normal
+
+
+def _piece_albedo(piece: _Piece, local: np.ndarray, normal: np.ndarray) -> np.ndarray:
+    kind = piece.kind
+    cos_t, sin_t = math.cos(piece.turn), math.sin(piece.turn)
+    u = local[..., 0] * cos_t + local[..., 1] * sin_t
+    v = -local[..., 0] * sin_t + local[..., 1] * cos_t
+    rho = np.hypot(u, v) / piece.radius
+    on_top = normal[..., 2] < -0.95
+    pattern = kind.pattern
+    if pattern is Pattern.WOOD:
+        grain = 0.5 + 0.5 * np.sin((v + 1.5 * np.sin(u * 0.3 + piece.turn)) * 2.4)
+        accent = 0.5 * grain**3
+    elif pattern is Pattern.RIDGES:
+        accent = 0.35 * (0.5 + 0.5 * np.cos(np.arctan2(v, u) * 16)) * np.clip(rho, 0, 1)
+    elif pattern is Pattern.SPECKLES:
+        cell = np.sin(np.floor(u * 1.5) * 12.9898 + np.floor(v * 1.5) * 78.233 + piece.turn)
+        accent = np.where((cell * 43758.5453) % 1.0 > 0.8, 0.8, 0.0)
+    elif pattern is Pattern.EMBLEM:
+        accent = (on_top & ((np.abs(rho - 0.55) < 0.07) | (rho < 0.15))).astype(np.float64)
+    elif pattern is Pattern.RIM:
+        accent = (on_top & (rho > 0.7)).astype(np.float64)
+    else:
+        accent = np.zeros_like(rho)
+    weight = accent[..., None].astype(np.float32)
+    result: np.ndarray = _linear(kind.colour) * (1 - weight) + _linear(kind.accent) * weight
+    return result
+
+
+# ------------------------------------------------------------------ the hand
+
+
+@dataclass(frozen=True)
+class _HandLayer:
+    """A hand drawn on its plane above the table, on the table-wide raster."""
+
+    mask: np.ndarray
+    """(rows, cols) float32 0..1 skin or sleeve."""
+    sleeve: np.ndarray
+    """(rows, cols) float32 0..1 sleeve."""
+    tip: np.ndarray
+    """Fingertips, mm."""
+    direction: np.ndarray
+    """Unit vector along the arm towards the fingertips."""
+    arm_width: float
+    """mm."""
+
+
+def _raster_origin(paper: Paper) -> tuple[np.ndarray, tuple[int, int]]:
+    """Top-left corner (mm) and (rows, cols) of the table-wide raster of hands and shadows."""
+    origin = np.array([-FOOTPRINT_MARGIN_MM, -FOOTPRINT_MARGIN_MM])
+    cols = round((paper.width + 2 * FOOTPRINT_MARGIN_MM) * HAND_PIXELS_PER_MM)
+    rows = round((paper.height + 2 * FOOTPRINT_MARGIN_MM) * HAND_PIXELS_PER_MM)
+    return origin, (rows, cols)
+
+
+def _hand_layer(scene: RoomScene, model: BoardModel, geometry: CameraGeometry,
+                random: _FrameRandom) -> _HandLayer | None:
+    if scene.hand is None:
+        return None
+    hand = scene.hand.outline
+    lift = scene.hand.lift_mm
+    width, height = scene.camera.width, scene.camera.height
+    tip = np.array(model.grid_position(*hand.reach))
+    edge_pixel = {0: (hand.entry * width, 0), 1: (width - 1, hand.entry * height),
+                  2: (hand.entry * width, height - 1), 3: (0, hand.entry * height)}[hand.edge]
+    ray = geometry.rays[min(round(edge_pixel[1]), height - 1), min(round(edge_pixel[0]), width - 1)]
+    at_edge = geometry.centre + ray * (-lift - geometry.centre[2]) / max(float(ray[2]), 1e-4)
+    # The arm comes from well beyond the image edge, through the point the edge shows.
+    outwards = at_edge[:2] - tip
+    direction_out = outwards / max(float(np.linalg.norm(outwards)), 1e-6)
+    entry = at_edge[:2] + direction_out * 400.0
+    origin, shape = _raster_origin(model.paper)
+    arm_width = hand.width_pitches * model.pitch
+    skin, sleeve = hand_masks(shape, (entry - origin) * HAND_PIXELS_PER_MM,
+                              (tip - origin) * HAND_PIXELS_PER_MM, arm_width * HAND_PIXELS_PER_MM,
+                              random.finger_spread, random.cuff if hand.sleeve else None)
+    mask = cv2.max(skin, sleeve).astype(np.float32) / 255
+    return _HandLayer(mask, sleeve.astype(np.float32) / 255, tip, -direction_out, arm_width)
+
+
+def _draw_hand_layer(surfaces: _Surfaces, scene: RoomScene, geometry: CameraGeometry,
+                     layer: _HandLayer) -> None:
+    assert scene.hand is not None
+    lift = scene.hand.lift_mm
+    rays = geometry.rays
+    depth = (-lift - geometry.centre[2]) / np.maximum(rays[..., 2], np.float32(1e-4))
+    position = (geometry.centre + rays * depth[..., None]).astype(np.float32)
+    origin, _ = _raster_origin(scene.paper)
+    map_x = (position[..., 0] - np.float32(origin[0])) * np.float32(HAND_PIXELS_PER_MM)
+    map_y = (position[..., 1] - np.float32(origin[1])) * np.float32(HAND_PIXELS_PER_MM)
+    cover = cv2.remap(layer.mask, map_x, map_y, cv2.INTER_LINEAR)
+    sleeve = cv2.remap(layer.sleeve, map_x, map_y, cv2.INTER_LINEAR)
+    hit = (cover > 0.5) & (depth > 0)
+    # The arm is round: its normal turns sideways towards its edges.
+    side = np.array([-layer.direction[1], layer.direction[0]], np.float32)
+    across = ((position[..., 0] - layer.tip[0]) * side[0]
+              + (position[..., 1] - layer.tip[1]) * side[1]) / (0.6 * layer.arm_width)
+    lean = np.clip(across, -0.95, 0.95) * 0.8
+    normal = np.stack([side[0] * lean, side[1] * lean, -np.sqrt(1 - lean * lean)], axis=-1)
+    outline = scene.hand.outline
+    sleeve_colour = outline.sleeve if outline.sleeve is not None else outline.skin
+    albedo = np.where((sleeve > 0.5)[..., None], _linear(sleeve_colour),
+                      _linear(outline.skin)).astype(np.float32)
+    everything = slice(None)
+    surfaces.write(everything, everything, hit, depth.astype(np.float32), position,
+                   normal.astype(np.float32), albedo, SKIN, 2)
+
+
+# ------------------------------------------------------------------ light and shadow
+
+
+def _light_xyz(light: Light) -> np.ndarray:
+    x, y, height = light.position
+    return np.array([x, y, -height])
+
+
+def _piece_shadows(pieces: list[_Piece], light: Light, paper: Paper, bevel: float) -> np.ndarray:
+    """Share of ``light`` the pieces block on each texel of the sheet (soft-edged)."""
+    shape = (round(paper.height * SHADOW_PIXELS_PER_MM), round(paper.width * SHADOW_PIXELS_PER_MM))
+    blocked = np.zeros(shape, np.float32)
+    if not pieces:
+        return blocked
+    lamp = np.array(light.position[:2])
+    lamp_height = light.position[2]
+    for piece in pieces:
+        # The shadow of a convex solid on the table is the hull of its rings' shadows.
+        outline = np.vstack([
+            lamp + (_circle(piece.centre, r) - lamp) * lamp_height / (lamp_height - z)
+            for z, r in _rings(piece, bevel)
+        ])
+        hull = cv2.convexHull(np.round(outline * SHADOW_PIXELS_PER_MM * 16).astype(np.int32))
+        cv2.fillConvexPoly(blocked, hull, 1.0, cv2.LINE_AA, 4)
+    height = pieces[0].height
+    # A light of some size makes a penumbra as wide as it looks from the top of a piece.
+    penumbra_mm = height * light.radius_mm / max(lamp_height - height, 1.0)
+    sigma = max(0.5, penumbra_mm / 2 * SHADOW_PIXELS_PER_MM)
+    result: np.ndarray = cv2.GaussianBlur(blocked, (0, 0), sigma)
+    return result
+
+
+def _contact_occlusion(pieces: list[_Piece], paper: Paper) -> np.ndarray:
+    """Share of the bounced light the pieces hide from the paper right round them."""
+    shape = (round(paper.height * SHADOW_PIXELS_PER_MM), round(paper.width * SHADOW_PIXELS_PER_MM))
+    bases = np.zeros(shape, np.float32)
+    for piece in pieces:
+        centre = tuple(round(c * SHADOW_PIXELS_PER_MM * 16) for c in piece.centre)
+        radius = round(piece.radius * 1.1 * SHADOW_PIXELS_PER_MM * 16)
+        cv2.circle(bases, (centre[0], centre[1]), radius, 0.6, -1, cv2.LINE_AA, 4)
+    if not pieces:
+        return bases
+    sigma = 0.3 * pieces[0].radius * SHADOW_PIXELS_PER_MM
+    result: np.ndarray = cv2.GaussianBlur(bases, (0, 0), sigma)
+    return result
+
+
+def _hand_shadow(layer: _HandLayer, light: Light, lift: float, paper: Paper) -> np.ndarray:
+    """Share of ``light`` the hand blocks on the table-wide raster."""
+    lamp_height = light.position[2]
+    if lamp_height <= lift:
+        return np.zeros_like(layer.mask)
+    # Seen from the lamp, the hand's plane maps onto the table by a scaling round the
+    # lamp's foot: a table point p is shadowed by the hand point a p + b.
+    a = 1 - lift / lamp_height
+    b = np.array(light.position[:2]) * lift / lamp_height
+    origin, (rows, cols) = _raster_origin(paper)
+    offset = (a * origin + b - origin) * HAND_PIXELS_PER_MM
+    to_hand = np.array([[a, 0, offset[0]], [0, a, offset[1]]], np.float32)
+    shadow = cv2.warpAffine(layer.mask, to_hand, (cols, rows),
+                            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    penumbra_mm = lift * light.radius_mm / (lamp_height - lift)
+    result: np.ndarray = cv2.GaussianBlur(shadow, (0, 0),
+                                          max(0.7, penumbra_mm / 2 * HAND_PIXELS_PER_MM))
+    return result
+
+
+def _shade(surfaces: _Surfaces, scene: RoomScene, geometry: CameraGeometry,
+           pieces: list[_Piece], layer: _HandLayer | None) -> np.ndarray:
+    """Linear radiance of every pixel."""
+    position, normal = surfaces.position, surfaces.normal
+    view = -geometry.rays
+    sheet_x = position[..., 0] * np.float32(SHADOW_PIXELS_PER_MM)
+    sheet_y = position[..., 1] * np.float32(SHADOW_PIXELS_PER_MM)
+    origin, _ = _raster_origin(scene.paper)
+    table_x = (position[..., 0] - np.float32(origin[0])) * np.float32(HAND_PIXELS_PER_MM)
+    table_y = (position[..., 1] - np.float32(origin[1])) * np.float32(HAND_PIXELS_PER_MM)
+    on_paper = surfaces.kind == 0
+    not_hand = surfaces.kind != 2
+
+    def sample(raster: np.ndarray, map_x: np.ndarray, map_y: np.ndarray) -> np.ndarray:
+        return cv2.remap(raster, map_x, map_y, cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
+    diffuse = np.zeros_like(position)
+    specular = np.zeros_like(position)
+    middle = np.array([scene.paper.width / 2, scene.paper.height / 2, 0.0])
+    bevel = scene.bevel_mm
+    for light in scene.lights:
+        lamp = _light_xyz(light)
+        to_light = lamp.astype(np.float32) - position
+        distance = np.linalg.norm(to_light, axis=-1)
+        direction = to_light / distance[..., None]
+        strength = light.power * float(np.sum((lamp - middle) ** 2)) / (distance * distance)
+        if light.kind is LightKind.SPOT:
+            axis = np.array([light.aim[0], light.aim[1], 0.0]) - lamp
+            axis = (axis / np.linalg.norm(axis)).astype(np.float32)
+            along = -(direction @ axis)
+            inner = math.cos(math.radians(light.cone_degrees * 0.7))
+            outer = math.cos(math.radians(light.cone_degrees * 1.2))
+            strength = strength * np.clip((along - outer) / (inner - outer), 0, 1) ** 2
+        blocked = np.where(on_paper, sample(_piece_shadows(pieces, light, scene.paper, bevel),
+                                            sheet_x, sheet_y), 0)
+        lit = strength * (1 - blocked)
+        if layer is not None and scene.hand is not None:
+            hand = sample(_hand_shadow(layer, light, scene.hand.lift_mm, scene.paper),
+                          table_x, table_y)
+            lit = lit * (1 - np.where(not_hand, hand, 0))
+        facing = np.clip(np.sum(normal * direction, axis=-1), 0, None)
+        colour = kelvin_to_bgr(light.kelvin).astype(np.float32)
+        diffuse += (lit * facing)[..., None] * colour
+        halfway = direction + view
+        halfway /= np.linalg.norm(halfway, axis=-1, keepdims=True)
+        gloss = np.clip(np.sum(normal * halfway, axis=-1), 0, 1) ** surfaces.shininess
+        specular += (lit * (facing > 0) * surfaces.specular * gloss)[..., None] * colour
+    ambient_level = scene.ambient * sum(light.power for light in scene.lights)
+    occlusion = np.where(on_paper, sample(_contact_occlusion(pieces, scene.paper),
+                                          sheet_x, sheet_y), 0)
+    ambient = ((ambient_level * (1 - occlusion))[..., None]
+               * kelvin_to_bgr(scene.ambient_kelvin).astype(np.float32))
+    radiance: np.ndarray = surfaces.albedo * (diffuse + ambient) + specular
+    return radiance
+
+
+# ------------------------------------------------------------------ the sensor
+
+_LUMINANCE = np.array([0.114, 0.587, 0.299], np.float32)
+_ENCODING_STEPS = 4096
+_ENCODE = np.round(np.linspace(0, 1, _ENCODING_STEPS) ** (1 / GAMMA) * 255).astype(np.uint8)
+
+
+@lru_cache(maxsize=8)
+def _vignette(width: int, height: int, strength: float) -> np.ndarray:
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    reach = (xs / (width - 1) - 0.5) ** 2 + (ys / (height - 1) - 0.5) ** 2
+    falloff = (1 - strength * reach * 2).astype(np.float32)[..., None]
+    falloff.setflags(write=False)
+    return falloff
+
+
+def _white_balance(sample: np.ndarray, scene: RoomScene) -> np.ndarray:
+    sensor = scene.sensor
+    if sensor.auto_white_balance:
+        # Grey world over the brighter half of the picture (mostly paper), within the
+        # range a camera allows: a coloured table or large coloured pieces still pull it.
+        pixels = sample.reshape(-1, 3)
+        luminance = pixels @ _LUMINANCE
+        bright = pixels[luminance >= np.median(luminance)]
+        means = bright.mean(axis=0)
+        gains = np.clip(means[1] / np.maximum(means, 1e-6), 0.6, 1.6)
+    else:
+        daylight = kelvin_to_bgr(DAYLIGHT_KELVIN)
+        gains = daylight[1] / daylight
+    drift_blue, drift_red = sensor.white_balance_drift
+    result: np.ndarray = (gains * np.array([1 + drift_blue, 1.0, 1 + drift_red])).astype(np.float32)
+    return result
+
+
+def _sensor(radiance: np.ndarray, surfaces: _Surfaces, scene: RoomScene,
+            random: _FrameRandom) -> np.ndarray:
+    sensor = scene.sensor
+    sample = radiance[::4, ::4]
+    gains = _white_balance(sample, scene)
+    paper = surfaces.on_sheet[::4, ::4]
+    balanced = (sample * gains) @ _LUMINANCE
+    level = float(np.median(balanced[paper])) if np.count_nonzero(paper) > 50 else float(
+        np.median(balanced))
+    # Auto exposure puts the bare paper at the target share of the encoded range.
+    exposure = sensor.exposure_target**GAMMA / max(level, 1e-6) * (1 + sensor.exposure_drift)
+    linear = radiance * (gains * np.float32(exposure))
+    linear *= _vignette(scene.camera.width, scene.camera.height, sensor.vignetting)
+    if sensor.lens_blur > 0.2:
+        linear = cv2.GaussianBlur(linear, (0, 0), sensor.lens_blur)
+    if sensor.motion_blur >= 1.5:
+        linear = cv2.filter2D(linear, -1, _streak(sensor.motion_blur, sensor.motion_angle_degrees))
+    # Shot noise grows with the square root of the light; read noise is the floor.
+    sigma = np.sqrt(np.maximum(linear, 0) / np.float32(sensor.full_well)
+                    + np.float32(sensor.read_noise**2))
+    noise = np.empty(linear.shape, np.float32)
+    cv2.setRNGSeed(random.noise_seed)
+    cv2.randn(noise, np.zeros(1), np.ones(1))
+    linear += noise * sigma
+    steps = np.clip(linear * (_ENCODING_STEPS - 1), 0, _ENCODING_STEPS - 1).astype(np.int32)
+    image = _ENCODE[steps]
+    if sensor.jpeg_quality is not None:
+        ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, sensor.jpeg_quality])
+        if ok:
+            image = np.asarray(cv2.imdecode(encoded, cv2.IMREAD_COLOR))
+    return image
+
+
+def _streak(length: float, angle_degrees: float) -> np.ndarray:
+    size = math.ceil(length) | 1
+    kernel = np.zeros((size, size), np.float32)
+    centre = size // 2
+    angle = math.radians(angle_degrees)
+    half = (length - 1) / 2
+    along = np.array([math.cos(angle), math.sin(angle)]) * half
+    start = tuple(int(v) for v in np.round((centre - along) * 16))
+    end = tuple(int(v) for v in np.round((centre + along) * 16))
+    cv2.line(kernel, start, end, 1.0, 1, cv2.LINE_AA, 4)
+    result: np.ndarray = kernel / kernel.sum()
+    return result
+
+
+# ------------------------------------------------------------------ the frame
+
+
+def render_room(board: BoardReading | Position, scene: RoomScene) -> np.ndarray:
+    """The BGR uint8 image the scene's camera takes of ``board`` in the scene's room."""
+    model = board_model(board.size, scene.paper)
+    geometry = camera_geometry(scene.camera, board.size, scene.paper)
+    random = _frame_random(scene, len(model.points))
+    surfaces = _paper_surfaces(scene, model, geometry)
+    pieces = _pieces(board, scene, model, random)
+    for piece in pieces:
+        _cast_piece(surfaces, geometry, piece, scene.bevel_mm)
+    layer = _hand_layer(scene, model, geometry, random)
+    if layer is not None:
+        _draw_hand_layer(surfaces, scene, geometry, layer)
+    radiance = _shade(surfaces, scene, geometry, pieces, layer)
+    return _sensor(radiance, surfaces, scene, random)
+
+
+def sheet_pixels(scene: RoomScene, size: int, points: np.ndarray, height_mm: float = 0.0,
+                 lens: bool = True) -> np.ndarray:
+    """Image pixels of sheet points (N, 2 mm) at ``height_mm`` above the table.
+
+    ``lens=False`` leaves the lens distortion out (where a perfect pinhole would see them).
+    """
+    geometry = camera_geometry(scene.camera, size, scene.paper)
+    world = np.column_stack([np.asarray(points, np.float64).reshape(-1, 2),
+                             np.full(len(np.asarray(points).reshape(-1, 2)), -height_mm)])
+    if lens:
+        return geometry.project(world)
+    straight = CameraGeometry(geometry.matrix, np.zeros(4), geometry.rotation, geometry.centre,
+                              geometry.rays)
+    return straight.project(world)

@@ -152,6 +152,23 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     return Classification(labels, confidences, distances)
 
 
+def piece_share(config: VisionConfig, model: ColourModel, pixels: np.ndarray) -> np.ndarray:
+    """Per point, the share of its sample's pixels that look like a piece rather than paper.
+
+    ``pixels`` is (points, k, 3) paper-relative log colours. Each pixel goes to the
+    nearest label by colour alone (its noise widens every label); a bare point's pixels
+    are paper or shadow, so pieces in them mean a piece set down partly over the point.
+    """
+    means = model.means[:, :3]
+    noise = np.eye(3) * config.pixel_noise**2
+    inverse = np.linalg.inv(model.covariances[:, :3, :3] + noise)
+    differences = pixels[:, :, None, :] - means[None, None, :, :]
+    squared = np.einsum("pkli,lij,pklj->pkl", differences, inverse, differences)
+    nearest = squared.argmin(axis=2)
+    result: np.ndarray = (nearest != LABELS.index(PointLabel.EMPTY)).mean(axis=1)
+    return result
+
+
 def adapt(config: VisionConfig, model: ColourModel, features: np.ndarray,
           labels: np.ndarray) -> ColourModel:
     """The model nudged towards a confidently read frame's colours."""

@@ -47,6 +47,11 @@ class VisionConfig:
     sharp_cross: float = 0.8
     """Cross feature of most bare points in a sharp frame; there, a bare-looking point whose
     cross is under a third of it is not trusted."""
+    pixel_noise: float = 0.15
+    """Extra spread of single pixels' colours over the points' medians (noise, JPEG)."""
+    bare_piece_share: float = 0.25
+    """Most of a bare point's sample that may look like a piece; more is a piece set down
+    partly over the point, and the point is doubtful."""
     top_light_spread: float = 0.15
     """Extra spread of pieces along the brighter-in-every-channel direction: how much more or
     less light a piece's top catches than the paper round it."""

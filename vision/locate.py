@@ -281,6 +281,10 @@ class BoardLocator:
                                 max(len(found), confirmed), detected=True)
             return Location(LocationStatus.NOT_FOUND, None, 0, detected=True)
         camera, used = fitted
+        if self._lens is not None and len(used) == 4:
+            # A focal length or principal point refitted to all four markers is the
+            # camera's own: keep it, so later detections need not fit it again.
+            self._lens = camera
         moved = self._camera is not None and self._has_moved(camera)
         self._remember(frame, camera, {marker: found[marker] for marker in used})
         status = LocationStatus.MOVED if moved else LocationStatus.FOUND

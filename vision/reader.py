@@ -25,7 +25,7 @@ from controller.geometry import Point
 from controller.reading import BoardReading
 from vision.calibrate import Calibration
 from vision.camera import CameraModel
-from vision.colour import LABELS, ColourModel, PointLabel, adapt, classify
+from vision.colour import LABELS, ColourModel, PointLabel, adapt, classify, piece_share
 from vision.config import VisionConfig
 from vision.errors import BadImage
 from vision.locate import BoardLocator, LocationStatus
@@ -135,6 +135,9 @@ class BoardReader:
         labels = tuple(LABELS[i] for i in result.labels)
         paper = check_paper(self.config, self._layout, samples, result.labels != _EMPTY)
         unsure = result.confidences < self.config.confident
+        # A piece set down off its point covers part of this one: never read it as bare.
+        covered = piece_share(self.config, self.colours, samples.disc_relative)
+        unsure |= (result.labels == _EMPTY) & (covered > self.config.bare_piece_share)
         reading = None
         status = ReadStatus.OCCLUDED
         if paper.is_clear and not unsure.any():

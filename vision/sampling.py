@@ -233,14 +233,17 @@ class BoardSamples:
     seen; about 0.3-0.6 on bare paper), the median over its arms."""
     features: np.ndarray
     """(points, 4) the classifier's features: ``relative`` and ``cross``."""
+    disc_relative: np.ndarray
+    """(points, pixels, 3) ``relative`` of every pixel of each point's sample, to tell a
+    piece that covers part of a point (set down off it) from bare paper."""
 
 
 def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps) -> BoardSamples:
     """Sample every point, paper patch and printed cross of a frame."""
     paper_view = remap(frame, maps.paper)
     top_view = paper_view if maps.tops is maps.paper else remap(frame, maps.tops)
-    tops = top_view.reshape(-1, 3).astype(np.float32)
-    point_colours = np.median(tops[layout.point_pixels], axis=1)
+    discs = top_view.reshape(-1, 3).astype(np.float32)[layout.point_pixels]
+    point_colours = np.median(discs, axis=1)
     paper = paper_view.reshape(-1, 3).astype(np.float32)[layout.paper_pixels]
     paper_colours = paper.mean(axis=1)
     brightness = paper.mean(axis=2)
@@ -249,11 +252,13 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps) -> B
     # The brighter two of the four: a piece's own shadow darkens the others.
     order = np.argsort(around.sum(axis=2), axis=1)[:, 2:]
     reference = np.take_along_axis(around, order[..., None], axis=1).mean(axis=1)
-    relative = np.log(np.maximum(point_colours, 1.0) / np.maximum(reference, 1.0))
+    reference = np.maximum(reference, 1.0)
+    relative = np.log(np.maximum(point_colours, 1.0) / reference)
+    disc_relative = np.log(np.maximum(discs, 1.0) / reference[:, None, :])
     cross = cross_contrast(remap(frame, maps.cross), layout.point_arms)
     feature = np.minimum(np.maximum(cross, 0.0), CROSS_FULL) / CROSS_FULL
     return BoardSamples(point_colours, paper_colours, paper_spread, relative, cross,
-                        np.column_stack([relative, feature]))
+                        np.column_stack([relative, feature]), disc_relative)
 
 
 def cross_contrast(samples: np.ndarray, arms: np.ndarray) -> np.ndarray:

@@ -41,6 +41,8 @@ MARKER_FIT_TOLERANCE = 0.15
 """Largest corner misfit of a marker, as a share of its side, for it to count."""
 FOCAL_REFIT_ERROR = 0.6
 """RMS misfit of the marker corners (pixels) above which a slanted view refits the focal length."""
+SAME_POSE = 0.01
+"""Grid corner movement (pitches) below which a pose found again counts as unchanged."""
 LOOPS_SEEN = 0.35
 """Least share of loop samples whose line shows, for a marker-free board to count as seen."""
 LOOPS_SHIFT = 0.05
@@ -254,10 +256,15 @@ class BoardLocator:
         self._camera: CameraModel | None = camera if self._fixed else None
         self._patches: dict[int, _MarkerPatch] = {}
         self._watch = LoopWatch(camera, model) if self._fixed and camera is not None else None
+        self._last: CameraModel | None = None
+        """The last pose found, kept through a reset: a pose found again unchanged is handed
+        on as the same object, so what was computed for it (remap tables) is reused."""
 
     def reset(self) -> None:
         """Forget the last place, so the next frame runs a full detection."""
         if not self._fixed:
+            if self._camera is not None:
+                self._last = self._camera
             self._camera = None
         self._patches = {}
 
@@ -285,7 +292,10 @@ class BoardLocator:
             # A focal length or principal point refitted to all four markers is the
             # camera's own: keep it, so later detections need not fit it again.
             self._lens = camera
-        moved = self._camera is not None and self._has_moved(camera)
+        moved = self._camera is not None and self._has_moved(camera, self._camera)
+        if self._last is not None and not self._has_moved(camera, self._last, SAME_POSE):
+            camera = self._last
+        self._last = camera
         self._remember(frame, camera, {marker: found[marker] for marker in used})
         status = LocationStatus.MOVED if moved else LocationStatus.FOUND
         return Location(status, camera, len(used), detected=True)
@@ -317,12 +327,15 @@ class BoardLocator:
         self._watch = LoopWatch(camera, self._model)
         return Location(LocationStatus.MOVED, camera, 0, detected=True)
 
-    def _has_moved(self, camera: CameraModel) -> bool:
-        assert self._camera is not None
-        before = grid_corners_in_image(self._model, self._camera)
-        after = grid_corners_in_image(self._model, camera)
-        shift = float(np.linalg.norm(after - before, axis=1).max())
-        return shift > self._config.moved_tolerance * pitch_in_pixels(self._model, camera)
+    def _has_moved(self, camera: CameraModel, before: CameraModel,
+                   tolerance: float | None = None) -> bool:
+        """Whether the grid corners moved by more than ``tolerance`` pitches (default: the
+        config's ``moved_tolerance``)."""
+        corners = grid_corners_in_image(self._model, before)
+        shift = float(np.linalg.norm(grid_corners_in_image(self._model, camera) - corners,
+                                     axis=1).max())
+        limit = self._config.moved_tolerance if tolerance is None else tolerance
+        return shift > limit * pitch_in_pixels(self._model, camera)
 
     def _remember(self, frame: np.ndarray, camera: CameraModel,
                   found: dict[int, np.ndarray]) -> None:

@@ -60,7 +60,9 @@ SHEET_PIXELS_PER_MM = 4.0
 SHADOW_PIXELS_PER_MM = 2.0
 """Resolution of the pieces' shadows on the sheet."""
 HAND_PIXELS_PER_MM = 1.0
-"""Resolution of the hand and its shadow (both are soft)."""
+"""Resolution of the hand above the board."""
+HAND_SHADOW_PIXELS_PER_MM = 0.5
+"""Resolution of the hand's shadow (it is soft: the hand is far above the table)."""
 FOOTPRINT_MARGIN_MM = 250.0
 """How far past the sheet the table is modelled (beyond it light and shadow are uniform)."""
 DAYLIGHT_KELVIN = 5500.0
@@ -110,7 +112,8 @@ class CameraGeometry:
     centre: np.ndarray
     """Camera centre in world coordinates (mm; z is minus the height)."""
     rays: np.ndarray
-    """(height, width, 3) unit direction of each pixel's ray, world coordinates."""
+    """(3, height, width) unit direction of each pixel's ray, world coordinates (x, y, z
+    planes: whole-frame arithmetic on planes is several times faster than on triples)."""
 
     def project(self, points: np.ndarray) -> np.ndarray:
         """Image pixels (lens included) of world points (N, 3)."""
@@ -150,6 +153,14 @@ def _printed_corners(model: BoardModel) -> np.ndarray:
     return np.array([(x, y, 0.0) for x, y in corners])
 
 
+def _quiet_zone(outline: np.ndarray) -> np.ndarray:
+    """The markers' corners pushed out to include the white round them detection needs."""
+    markers = outline.reshape(-1, 4, 3)
+    centres = markers.mean(axis=1, keepdims=True)
+    result: np.ndarray = (centres + (markers - centres) * 1.5).reshape(-1, 3)
+    return result
+
+
 @lru_cache(maxsize=16)
 def camera_geometry(camera: RoomCamera, size: int, paper: Paper) -> CameraGeometry:
     """Place ``camera`` over the sheet of a ``size`` board: aimed, rotated and at its distance."""
@@ -178,20 +189,48 @@ def camera_geometry(camera: RoomCamera, size: int, paper: Paper) -> CameraGeomet
 
     def placed(distance: float, target: np.ndarray) -> CameraGeometry:
         return CameraGeometry(matrix, distortion, rotation, target + eye * distance,
-                              np.empty((0, 0, 3)))
+                              np.empty((3, 0, 0)))
 
-    distance = 1000.0
-    for _ in range(4):  # the projected size is nearly inverse to distance; converge quickly
-        projected = placed(distance, middle).project(outline)
-        extent = (projected.max(axis=0) - projected.min(axis=0)).max()
-        distance *= extent / (camera.fill * shorter)
-    # Aiming off the sheet's middle moves it in the image, by at most the room it leaves.
-    extent_mm = float((outline.max(axis=0) - outline.min(axis=0))[:2].max())
-    spare_mm = (1 - camera.fill) / camera.fill * extent_mm / 2
-    target = middle + np.array([camera.shift[0], camera.shift[1], 0.0]) * spare_mm
+    size_px = np.array([camera.width, camera.height], np.float64)
+
+    def extent(distance: float, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        projected = placed(distance, target).project(outline)
+        return projected.min(axis=0), projected.max(axis=0)
+
+    target = middle
+    for _ in range(6):
+        # The distance at which the square spans the fill: the projected size shrinks
+        # with distance, slowly where a strong lens squeezes the edges, so bisect.
+        near, far = 50.0, 20000.0
+        for _ in range(30):
+            distance = math.sqrt(near * far)
+            low, high = extent(distance, target)
+            if (high - low).max() > camera.fill * shorter:
+                near = distance
+            else:
+                far = distance
+        # Aim so the square sits ``shift`` of the way to the image edges (the room it
+        # leaves), moving the aim in the lens's undistorted terms, where a shift is linear.
+        room = np.maximum(size_px - (high - low), 0)
+        wanted = size_px / 2 + np.array(camera.shift) * room / 2
+        dx, dy = (_normalised(wanted, matrix, camera.k1, camera.k2)
+                  - _normalised((low + high) / 2, matrix, camera.k1, camera.k2))
+        target = target - (right * dx + down * dy) * distance
+        target[2] = 0.0
     geometry = placed(distance, target)
     return CameraGeometry(matrix, distortion, rotation, geometry.centre,
                           _pixel_rays(camera, matrix, rotation))
+
+
+def _normalised(pixel: np.ndarray, matrix: np.ndarray, k1: float, k2: float) -> np.ndarray:
+    """Undistorted normalised image coordinates of one pixel."""
+    offset = (pixel - matrix[:2, 2]) / matrix[0, 0]
+    distorted = float(np.hypot(*offset))
+    if distorted == 0:
+        return offset
+    radius = _undistort_radius(np.array([distorted]), k1, k2)[0]
+    result: np.ndarray = offset * radius / distorted
+    return result
 
 
 def _pixel_rays(camera: RoomCamera, matrix: np.ndarray, rotation: np.ndarray) -> np.ndarray:
@@ -204,7 +243,7 @@ def _pixel_rays(camera: RoomCamera, matrix: np.ndarray, rotation: np.ndarray) ->
     local = np.stack([dx * scale, dy * scale, np.ones_like(dx)], axis=-1)
     world = local @ rotation
     world /= np.linalg.norm(world, axis=-1, keepdims=True)
-    rays = world.astype(np.float32)
+    rays = np.ascontiguousarray(np.moveaxis(world, -1, 0), dtype=np.float32)
     rays.setflags(write=False)
     return rays
 
@@ -219,11 +258,11 @@ class _Surfaces:
     depth: np.ndarray
     """(h, w) distance along the ray, mm."""
     position: np.ndarray
-    """(h, w, 3) the point hit."""
+    """(3, h, w) the point hit."""
     normal: np.ndarray
-    """(h, w, 3) the surface normal there (unit, towards the camera's side)."""
+    """(3, h, w) the surface normal there (unit, towards the camera's side)."""
     albedo: np.ndarray
-    """(h, w, 3) linear reflectance."""
+    """(3, h, w) linear reflectance, blue, green and red planes."""
     specular: np.ndarray
     """(h, w) strength of the highlight."""
     shininess: np.ndarray
@@ -236,15 +275,18 @@ class _Surfaces:
     def write(self, rows: slice, cols: slice, hit: np.ndarray, depth: np.ndarray,
               position: np.ndarray, normal: np.ndarray, albedo: np.ndarray,
               material: Material, kind: int) -> None:
-        """Keep the hits of a window of pixels that are nearer than what is there already."""
+        """Keep the hits of a window of pixels that are nearer than what is there already.
+
+        ``position``, ``normal`` and ``albedo`` are planes: (3, rows, cols).
+        """
         view = self.depth[rows, cols]
         nearer = hit & (depth < view)
         if not nearer.any():
             return
         view[nearer] = depth[nearer]
-        self.position[rows, cols][nearer] = position[nearer]
-        self.normal[rows, cols][nearer] = normal[nearer]
-        self.albedo[rows, cols][nearer] = albedo[nearer]
+        self.position[:, rows, cols][:, nearer] = position[:, nearer]
+        self.normal[:, rows, cols][:, nearer] = normal[:, nearer]
+        self.albedo[:, rows, cols][:, nearer] = albedo[:, nearer]
         self.specular[rows, cols][nearer] = material.specular
         self.shininess[rows, cols][nearer] = material.shininess
         self.kind[rows, cols][nearer] = kind
@@ -265,22 +307,30 @@ def _ink_coverage(size: int, paper: Paper) -> np.ndarray:
     return coverage
 
 
-def _paper_surfaces(scene: RoomScene, model: BoardModel, geometry: CameraGeometry) -> _Surfaces:
+def _plane_hits(geometry: CameraGeometry, height_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    """Distance along each pixel's ray to the plane ``height_mm`` above the table, and the hit
+    points (3, h, w); rays that never meet it are sent far away."""
     rays = geometry.rays
     centre = geometry.centre.astype(np.float32)
+    depth = (np.float32(-height_mm) - centre[2]) / np.maximum(rays[2], np.float32(1e-4))
+    position = centre[:, None, None] + rays * depth
+    return depth, position
+
+
+def _paper_surfaces(scene: RoomScene, model: BoardModel, geometry: CameraGeometry) -> _Surfaces:
     # Rays at or above the horizon never meet the table: send them far away instead.
-    depth = -centre[2] / np.maximum(rays[..., 2], np.float32(1e-4))
-    position = centre + rays * depth[..., None]
-    x, y = position[..., 0], position[..., 1]
+    depth, position = _plane_hits(geometry, 0.0)
+    x, y = position[0], position[1]
     coverage = cv2.remap(_ink_coverage(model.size, model.paper),
                          x * np.float32(SHEET_PIXELS_PER_MM), y * np.float32(SHEET_PIXELS_PER_MM),
                          cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     on_sheet = (x >= 0) & (x <= model.paper.width) & (y >= 0) & (y <= model.paper.height)
-    printed = (_linear(PAPER_COLOUR) * (1 - coverage[..., None])
-               + _linear((INK_COLOUR,) * 3) * coverage[..., None])
-    albedo = np.where(on_sheet[..., None], printed, _linear(scene.table_colour)).astype(np.float32)
+    paper, ink, table = (_linear(c)[:, None, None]
+                         for c in (PAPER_COLOUR, (INK_COLOUR,) * 3, scene.table_colour))
+    printed = paper + (ink - paper) * coverage
+    albedo = np.where(on_sheet, printed, table).astype(np.float32)
     normal = np.zeros_like(position)
-    normal[..., 2] = -1
+    normal[2] = -1
     shape = depth.shape
     return _Surfaces(
         depth=depth, position=position, normal=normal, albedo=albedo,
@@ -362,9 +412,16 @@ def _rings(piece: _Piece, bevel: float) -> tuple[tuple[float, float], ...]:
 
 
 def _circle(centre: tuple[float, float], radius: float, count: int = 24) -> np.ndarray:
+    result: np.ndarray = _unit_circle(count) * radius + centre
+    return result
+
+
+@lru_cache(maxsize=4)
+def _unit_circle(count: int) -> np.ndarray:
     angles = np.linspace(0, 2 * math.pi, count, endpoint=False)
-    return np.column_stack([centre[0] + radius * np.cos(angles),
-                            centre[1] + radius * np.sin(angles)])
+    circle = np.column_stack([np.cos(angles), np.sin(angles)])
+    circle.setflags(write=False)
+    return circle
 
 
 def _cast_piece(surfaces: _Surfaces, geometry: CameraGeometry, piece: _Piece,
@@ -381,7 +438,7 @@ def _cast_piece(surfaces: _Surfaces, geometry: CameraGeometry, piece: _Piece,
     if x0 >= x1 or y0 >= y1:
         return
     rows, cols = slice(y0, y1), slice(x0, x1)
-    rays = geometry.rays[rows, cols].astype(np.float64)
+    rays = np.moveaxis(geometry.rays[:, rows, cols], 0, -1).astype(np.float64)
     origin = geometry.centre - np.array([piece.centre[0], piece.centre[1], 0.0])
     if piece.kind.shape is Shape.DOME:
         hit, depth, normal = _hit_dome(origin, rays, piece)
@@ -390,8 +447,13 @@ def _cast_piece(surfaces: _Surfaces, geometry: CameraGeometry, piece: _Piece,
     local = origin + rays * depth[..., None]
     position = local + np.array([piece.centre[0], piece.centre[1], 0.0])
     albedo = _piece_albedo(piece, local, normal)
-    surfaces.write(rows, cols, hit, depth.astype(np.float32), position.astype(np.float32),
-                   normal.astype(np.float32), albedo, piece.kind.material, 1)
+    surfaces.write(rows, cols, hit, depth.astype(np.float32), _planes(position),
+                   _planes(normal), _planes(albedo), piece.kind.material, 1)
+
+
+def _planes(triples: np.ndarray) -> np.ndarray:
+    result: np.ndarray = np.moveaxis(triples, -1, 0).astype(np.float32)
+    return result
 
 
 def _hit_cylinder(origin: np.ndarray, rays: np.ndarray, piece: _Piece,
@@ -512,7 +574,8 @@ def _hand_layer(scene: RoomScene, model: BoardModel, geometry: CameraGeometry,
     tip = np.array(model.grid_position(*hand.reach))
     edge_pixel = {0: (hand.entry * width, 0), 1: (width - 1, hand.entry * height),
                   2: (hand.entry * width, height - 1), 3: (0, hand.entry * height)}[hand.edge]
-    ray = geometry.rays[min(round(edge_pixel[1]), height - 1), min(round(edge_pixel[0]), width - 1)]
+    ray = geometry.rays[:, min(round(edge_pixel[1]), height - 1),
+                        min(round(edge_pixel[0]), width - 1)]
     at_edge = geometry.centre + ray * (-lift - geometry.centre[2]) / max(float(ray[2]), 1e-4)
     # The arm comes from well beyond the image edge, through the point the edge shows.
     outwards = at_edge[:2] - tip
@@ -531,28 +594,31 @@ def _draw_hand_layer(surfaces: _Surfaces, scene: RoomScene, geometry: CameraGeom
                      layer: _HandLayer) -> None:
     assert scene.hand is not None
     lift = scene.hand.lift_mm
-    rays = geometry.rays
-    depth = (-lift - geometry.centre[2]) / np.maximum(rays[..., 2], np.float32(1e-4))
-    position = (geometry.centre + rays * depth[..., None]).astype(np.float32)
+    depth, position = _plane_hits(geometry, lift)
     origin, _ = _raster_origin(scene.paper)
-    map_x = (position[..., 0] - np.float32(origin[0])) * np.float32(HAND_PIXELS_PER_MM)
-    map_y = (position[..., 1] - np.float32(origin[1])) * np.float32(HAND_PIXELS_PER_MM)
+    map_x = (position[0] - np.float32(origin[0])) * np.float32(HAND_PIXELS_PER_MM)
+    map_y = (position[1] - np.float32(origin[1])) * np.float32(HAND_PIXELS_PER_MM)
     cover = cv2.remap(layer.mask, map_x, map_y, cv2.INTER_LINEAR)
     sleeve = cv2.remap(layer.sleeve, map_x, map_y, cv2.INTER_LINEAR)
     hit = (cover > 0.5) & (depth > 0)
     # The arm is round: its normal turns sideways towards its edges.
     side = np.array([-layer.direction[1], layer.direction[0]], np.float32)
-    across = ((position[..., 0] - layer.tip[0]) * side[0]
-              + (position[..., 1] - layer.tip[1]) * side[1]) / (0.6 * layer.arm_width)
-    lean = np.clip(across, -0.95, 0.95) * 0.8
-    normal = np.stack([side[0] * lean, side[1] * lean, -np.sqrt(1 - lean * lean)], axis=-1)
+    across = ((position[0] - np.float32(layer.tip[0])) * side[0]
+              + (position[1] - np.float32(layer.tip[1])) * side[1]) / np.float32(
+                  0.6 * layer.arm_width)
+    lean = np.clip(across, -0.95, 0.95) * np.float32(0.8)
+    normal = np.stack([side[0] * lean, side[1] * lean, -np.sqrt(1 - lean * lean)])
     outline = scene.hand.outline
     sleeve_colour = outline.sleeve if outline.sleeve is not None else outline.skin
-    albedo = np.where((sleeve > 0.5)[..., None], _linear(sleeve_colour),
-                      _linear(outline.skin)).astype(np.float32)
-    everything = slice(None)
-    surfaces.write(everything, everything, hit, depth.astype(np.float32), position,
-                   normal.astype(np.float32), albedo, SKIN, 2)
+    albedo = np.where(sleeve > 0.5, _linear(sleeve_colour)[:, None, None],
+                      _linear(outline.skin)[:, None, None]).astype(np.float32)
+    rows_hit, cols_hit = np.flatnonzero(hit.any(axis=1)), np.flatnonzero(hit.any(axis=0))
+    if len(rows_hit) == 0:
+        return
+    rows = slice(rows_hit[0], rows_hit[-1] + 1)
+    cols = slice(cols_hit[0], cols_hit[-1] + 1)
+    surfaces.write(rows, cols, hit[rows, cols], depth[rows, cols], position[:, rows, cols],
+                   normal[:, rows, cols], albedo[:, rows, cols], SKIN, 2)
 
 
 # ------------------------------------------------------------------ light and shadow
@@ -613,27 +679,30 @@ def _hand_shadow(layer: _HandLayer, light: Light, lift: float, paper: Paper) -> 
     b = np.array(light.position[:2]) * lift / lamp_height
     origin, (rows, cols) = _raster_origin(paper)
     offset = (a * origin + b - origin) * HAND_PIXELS_PER_MM
-    to_hand = np.array([[a, 0, offset[0]], [0, a, offset[1]]], np.float32)
-    shadow = cv2.warpAffine(layer.mask, to_hand, (cols, rows),
+    # The shadow raster is coarser than the hand's by ``step``.
+    step = HAND_PIXELS_PER_MM / HAND_SHADOW_PIXELS_PER_MM
+    to_hand = np.array([[a * step, 0, offset[0]], [0, a * step, offset[1]]], np.float32)
+    shadow = cv2.warpAffine(layer.mask, to_hand, (round(cols / step), round(rows / step)),
                             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
     penumbra_mm = lift * light.radius_mm / (lamp_height - lift)
     result: np.ndarray = cv2.GaussianBlur(shadow, (0, 0),
-                                          max(0.7, penumbra_mm / 2 * HAND_PIXELS_PER_MM))
+                                          max(0.7, penumbra_mm / 2 * HAND_SHADOW_PIXELS_PER_MM))
     return result
 
 
 def _shade(surfaces: _Surfaces, scene: RoomScene, geometry: CameraGeometry,
            pieces: list[_Piece], layer: _HandLayer | None) -> np.ndarray:
-    """Linear radiance of every pixel."""
+    """Linear radiance of every pixel, (3, h, w)."""
     position, normal = surfaces.position, surfaces.normal
-    view = -geometry.rays
-    sheet_x = position[..., 0] * np.float32(SHADOW_PIXELS_PER_MM)
-    sheet_y = position[..., 1] * np.float32(SHADOW_PIXELS_PER_MM)
+    sheet_x = position[0] * np.float32(SHADOW_PIXELS_PER_MM)
+    sheet_y = position[1] * np.float32(SHADOW_PIXELS_PER_MM)
     origin, _ = _raster_origin(scene.paper)
-    table_x = (position[..., 0] - np.float32(origin[0])) * np.float32(HAND_PIXELS_PER_MM)
-    table_y = (position[..., 1] - np.float32(origin[1])) * np.float32(HAND_PIXELS_PER_MM)
+    table_x = (position[0] - np.float32(origin[0])) * np.float32(HAND_SHADOW_PIXELS_PER_MM)
+    table_y = (position[1] - np.float32(origin[1])) * np.float32(HAND_SHADOW_PIXELS_PER_MM)
     on_paper = surfaces.kind == 0
     not_hand = surfaces.kind != 2
+    # Paper has one small, dull highlight; only pieces and hands need their own exponent.
+    glossy = ~on_paper
 
     def sample(raster: np.ndarray, map_x: np.ndarray, map_y: np.ndarray) -> np.ndarray:
         return cv2.remap(raster, map_x, map_y, cv2.INTER_LINEAR,
@@ -642,39 +711,41 @@ def _shade(surfaces: _Surfaces, scene: RoomScene, geometry: CameraGeometry,
     diffuse = np.zeros_like(position)
     specular = np.zeros_like(position)
     middle = np.array([scene.paper.width / 2, scene.paper.height / 2, 0.0])
-    bevel = scene.bevel_mm
     for light in scene.lights:
         lamp = _light_xyz(light)
-        to_light = lamp.astype(np.float32) - position
-        distance = np.linalg.norm(to_light, axis=-1)
-        direction = to_light / distance[..., None]
-        strength = light.power * float(np.sum((lamp - middle) ** 2)) / (distance * distance)
+        to_light = lamp.astype(np.float32)[:, None, None] - position
+        distance_squared = np.einsum("ijk,ijk->jk", to_light, to_light)
+        direction = to_light / np.sqrt(distance_squared)
+        strength = np.float32(light.power * float(np.sum((lamp - middle) ** 2))) / distance_squared
         if light.kind is LightKind.SPOT:
             axis = np.array([light.aim[0], light.aim[1], 0.0]) - lamp
             axis = (axis / np.linalg.norm(axis)).astype(np.float32)
-            along = -(direction @ axis)
+            along = -np.einsum("ijk,i->jk", direction, axis)
             inner = math.cos(math.radians(light.cone_degrees * 0.7))
             outer = math.cos(math.radians(light.cone_degrees * 1.2))
-            strength = strength * np.clip((along - outer) / (inner - outer), 0, 1) ** 2
-        blocked = np.where(on_paper, sample(_piece_shadows(pieces, light, scene.paper, bevel),
-                                            sheet_x, sheet_y), 0)
-        lit = strength * (1 - blocked)
+            cone = np.clip((along - np.float32(outer)) / np.float32(inner - outer), 0, 1)
+            strength *= cone * cone
+        blocked = sample(_piece_shadows(pieces, light, scene.paper, scene.bevel_mm),
+                         sheet_x, sheet_y)
+        lit = strength * (1 - np.where(on_paper, blocked, 0))
         if layer is not None and scene.hand is not None:
             hand = sample(_hand_shadow(layer, light, scene.hand.lift_mm, scene.paper),
                           table_x, table_y)
-            lit = lit * (1 - np.where(not_hand, hand, 0))
-        facing = np.clip(np.sum(normal * direction, axis=-1), 0, None)
-        colour = kelvin_to_bgr(light.kelvin).astype(np.float32)
-        diffuse += (lit * facing)[..., None] * colour
-        halfway = direction + view
-        halfway /= np.linalg.norm(halfway, axis=-1, keepdims=True)
-        gloss = np.clip(np.sum(normal * halfway, axis=-1), 0, 1) ** surfaces.shininess
-        specular += (lit * (facing > 0) * surfaces.specular * gloss)[..., None] * colour
+            lit *= 1 - np.where(not_hand, hand, 0)
+        facing = np.maximum(np.einsum("ijk,ijk->jk", normal, direction), 0)
+        colour = kelvin_to_bgr(light.kelvin).astype(np.float32)[:, None, None]
+        diffuse += lit * facing * colour
+        halfway = direction - geometry.rays
+        halfway /= np.sqrt(np.einsum("ijk,ijk->jk", halfway, halfway))
+        alignment = np.clip(np.einsum("ijk,ijk->jk", normal, halfway), 0, 1)
+        gloss = alignment**np.float32(PAPER.shininess)
+        gloss[glossy] = alignment[glossy] ** surfaces.shininess[glossy]
+        specular += lit * (facing > 0) * surfaces.specular * gloss * colour
     ambient_level = scene.ambient * sum(light.power for light in scene.lights)
     occlusion = np.where(on_paper, sample(_contact_occlusion(pieces, scene.paper),
                                           sheet_x, sheet_y), 0)
-    ambient = ((ambient_level * (1 - occlusion))[..., None]
-               * kelvin_to_bgr(scene.ambient_kelvin).astype(np.float32))
+    ambient = (np.float32(ambient_level) * (1 - occlusion)
+               * kelvin_to_bgr(scene.ambient_kelvin).astype(np.float32)[:, None, None])
     radiance: np.ndarray = surfaces.albedo * (diffuse + ambient) + specular
     return radiance
 
@@ -775,7 +846,7 @@ def render_room(board: BoardReading | Position, scene: RoomScene) -> np.ndarray:
     layer = _hand_layer(scene, model, geometry, random)
     if layer is not None:
         _draw_hand_layer(surfaces, scene, geometry, layer)
-    radiance = _shade(surfaces, scene, geometry, pieces, layer)
+    radiance = cv2.merge(list(_shade(surfaces, scene, geometry, pieces, layer)))
     return _sensor(radiance, surfaces, scene, random)
 
 

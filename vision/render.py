@@ -301,24 +301,36 @@ def _random_hand(rng: np.random.Generator, size: int) -> Hand:
 # ------------------------------------------------------------------ camera
 
 
-def camera_homography(model: BoardModel, scene: Scene) -> np.ndarray:
-    """The 3x3 homography from sheet millimetres to image pixels for the scene's pose."""
-    pose = scene.pose
-    focal = scene.width / 2 / math.tan(math.radians(pose.field_of_view_degrees) / 2)
-    camera = np.array([[focal, 0, scene.width / 2], [0, focal, scene.height / 2], [0, 0, 1]])
-    tilt = math.radians(pose.tilt_degrees)
-    lean = math.radians(pose.tilt_direction_degrees)
-    # The sheet lies in z = 0 with its centre at the origin; the camera looks at it from -z.
+def camera_orientation(tilt_degrees: float, tilt_direction_degrees: float,
+                       rotation_degrees: float) -> tuple[np.ndarray, np.ndarray]:
+    """Where a camera looking down at the sheet (+z) is, and how it is turned.
+
+    Returns the unit vector from the point looked at to the camera, and the world-to-camera
+    rotation (rows: image right, image down, optical axis). A rotation of 0 shows the
+    sheet upright and unmirrored.
+    """
+    tilt = math.radians(tilt_degrees)
+    lean = math.radians(tilt_direction_degrees)
     eye = np.array([math.sin(tilt) * math.cos(lean), math.sin(tilt) * math.sin(lean),
                     -math.cos(tilt)])
     forward = -eye
     right = np.cross(np.array([0.0, 1.0, 0.0]), forward)
     right /= np.linalg.norm(right)
     down = np.cross(forward, right)
-    roll = math.radians(pose.rotation_degrees)
+    roll = math.radians(rotation_degrees)
     right, down = (math.cos(roll) * right + math.sin(roll) * down,
                    -math.sin(roll) * right + math.cos(roll) * down)
-    rotation = np.stack([right, down, forward])
+    return eye, np.stack([right, down, forward])
+
+
+def camera_homography(model: BoardModel, scene: Scene) -> np.ndarray:
+    """The 3x3 homography from sheet millimetres to image pixels for the scene's pose."""
+    pose = scene.pose
+    focal = scene.width / 2 / math.tan(math.radians(pose.field_of_view_degrees) / 2)
+    camera = np.array([[focal, 0, scene.width / 2], [0, focal, scene.height / 2], [0, 0, 1]])
+    # The sheet lies in z = 0 with its centre at the origin; the camera looks at it from -z.
+    eye, rotation = camera_orientation(pose.tilt_degrees, pose.tilt_direction_degrees,
+                                       pose.rotation_degrees)
     centre = np.array([[1, 0, -model.paper.width / 2], [0, 1, -model.paper.height / 2], [0, 0, 1]])
     outline = _printed_outline(model)
 

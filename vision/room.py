@@ -38,7 +38,7 @@ from controller.geometry import Point
 from controller.position import Color, Position
 from controller.reading import BoardReading
 from vision.board_model import BoardModel, Paper, board_model
-from vision.render import BGR, INK_COLOUR, PAPER_COLOUR, hand_masks
+from vision.render import BGR, INK_COLOUR, PAPER_COLOUR, camera_orientation, hand_masks
 from vision.room_conditions import CONDITIONS, next_frame, random_room_scene
 from vision.room_scene import (
     PAPER,
@@ -169,20 +169,9 @@ def camera_geometry(camera: RoomCamera, size: int, paper: Paper) -> CameraGeomet
     matrix = np.array([[focal, 0, camera.width / 2 + camera.principal_offset[0]],
                        [0, focal, camera.height / 2 + camera.principal_offset[1]], [0, 0, 1]])
     distortion = np.array([camera.k1, camera.k2, 0.0, 0.0])
-    tilt = math.radians(camera.tilt_degrees)
-    lean = math.radians(camera.tilt_direction_degrees)
-    # The camera looks down (+z) from the side it leans from; the same construction as
-    # the flat renderer, so that a rotation of 0 shows the sheet upright.
-    eye = np.array([math.sin(tilt) * math.cos(lean), math.sin(tilt) * math.sin(lean),
-                    -math.cos(tilt)])
-    forward = -eye
-    right = np.cross(np.array([0.0, 1.0, 0.0]), forward)
-    right /= np.linalg.norm(right)
-    down = np.cross(forward, right)
-    roll = math.radians(camera.rotation_degrees)
-    right, down = (math.cos(roll) * right + math.sin(roll) * down,
-                   -math.sin(roll) * right + math.cos(roll) * down)
-    rotation = np.stack([right, down, forward])
+    eye, rotation = camera_orientation(camera.tilt_degrees, camera.tilt_direction_degrees,
+                                       camera.rotation_degrees)
+    right, down = rotation[0], rotation[1]
     outline = _printed_corners(model)
     middle = np.array([paper.width / 2, paper.height / 2, 0.0])
     shorter = min(camera.width, camera.height)

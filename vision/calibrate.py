@@ -196,8 +196,10 @@ def calibrate(
     layout = sampling_layout(config, size)
     expected = start_labels(size)
     top = _piece_height(layout, model, camera, image, expected)
-    samples = sample_board(layout, image, view_maps(layout, model, camera, top))
-    paper = check_paper(config, layout, samples, expected != LABELS.index(PointLabel.EMPTY))
+    maps = view_maps(layout, model, camera, top)
+    samples = sample_board(layout, image, maps)
+    paper = check_paper(config, layout, samples, expected != LABELS.index(PointLabel.EMPTY),
+                        maps.cover)
     if not paper.is_clear:
         raise CalibrationFailed("something covers the board in the calibration image")
     _check_start_position(samples.features, expected, size)
@@ -228,7 +230,7 @@ def _camera_from_markers(config: VisionConfig, image: np.ndarray) -> tuple[int, 
             "together)"
         )
     sheet, pixels = marker_points(model, found, first[1])
-    fitted = fit_camera(model, image, sheet, pixels)
+    fitted = fit_camera(model, image, sheet, pixels, first[0])
     side = float(np.linalg.norm(pixels[1] - pixels[0]))
     if fitted is None or fitted[1] > MARKER_RMS_TOLERANCE * side:
         raise CalibrationFailed("no board found in the image (its markers do not fit a lens)")

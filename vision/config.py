@@ -70,6 +70,9 @@ class VisionConfig:
     near_piece_dark_tolerance: float = 1.6
     """Most a paper sample next to a piece may be darker than the light field: a piece's own
     hard shadow under a low lamp."""
+    shadow_chroma_tolerance: float = 0.6
+    """Most a paper sample next to a piece may differ in colour from the lit paper: its
+    shadow, lit by the room's other lights."""
     near_piece_texture_tolerance: float = 0.45
     """Largest brightness spread of a paper sample next to a piece: a shadow's edge."""
 

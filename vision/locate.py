@@ -22,6 +22,7 @@ Decisions:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -39,6 +40,10 @@ PATCH_SIDE = 12
 MIN_MARKERS = 3
 MARKER_FIT_TOLERANCE = 0.15
 """Largest corner misfit of a marker, as a share of its side, for it to count."""
+FIRST_FIT_TOLERANCE = 0.3
+"""Largest corner misfit of a marker, as a share of its side, in the first fit of a lens."""
+LENS_FIELDS_OF_VIEW = (62.0, 80.0, 100.0, 120.0)
+"""Horizontal fields of view tried for an unknown lens: camera module, webcam, wide, fisheye."""
 FOCAL_REFIT_ERROR = 0.6
 """RMS misfit of the marker corners (pixels) above which a slanted view refits the focal length."""
 SAME_POSE = 0.01
@@ -145,7 +150,10 @@ def fit_marker_camera(model: BoardModel, found: dict[int, np.ndarray],
         errors = np.linalg.norm(projected - corners, axis=2).max(axis=1)
         sides = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).mean()
         worst = int(errors.argmax())
-        if errors[worst] <= MARKER_FIT_TOLERANCE * sides:
+        # An unknown lens is only roughly fitted to the markers here (the printed lines
+        # refine it at calibration), so it is given more room.
+        tolerance = MARKER_FIT_TOLERANCE if lens is not None else FIRST_FIT_TOLERANCE
+        if errors[worst] <= tolerance * sides:
             return camera, usable
         usable.pop(worst)
     return None
@@ -153,10 +161,26 @@ def fit_marker_camera(model: BoardModel, found: dict[int, np.ndarray],
 
 def _first_camera(sheet: np.ndarray, image: np.ndarray, image_size: tuple[int, int],
                   markers: int) -> CameraModel | None:
-    # Three markers (12 corners) cannot also pin a distortion term down.
-    fitted = camera_from_correspondences(sheet, image, image_size, solve_focal=False,
-                                         distortion_terms=1 if markers == 4 else 0)
-    return None if fitted is None else fitted[0]
+    # Three markers (12 corners) cannot also pin a distortion term down. A wide lens bends
+    # the markers' places so far that a typical focal length would not fit them: try the
+    # fields of view of the lenses makers use, and keep the one that fits best.
+    best: tuple[CameraModel, float] | None = None
+    for field_of_view in LENS_FIELDS_OF_VIEW:
+        focal = image_size[0] / 2 / math.tan(math.radians(field_of_view) / 2)
+        fitted = camera_from_correspondences(sheet, image, image_size, focal=focal,
+                                             solve_focal=False,
+                                             distortion_terms=1 if markers == 4 else 0)
+        if fitted is not None and (best is None or fitted[1] < best[1]):
+            best = fitted
+        if markers < 4:
+            break
+    if best is not None and markers == 4:
+        # Sixteen corners can also tell the focal length near the best guess.
+        refined = camera_from_correspondences(sheet, image, image_size, start=best[0],
+                                              solve_focal=True, distortion_terms=1)
+        if refined is not None and refined[1] < best[1]:
+            best = refined
+    return None if best is None else best[0]
 
 
 def _pose_of_lens(lens: CameraModel, sheet: np.ndarray, image: np.ndarray

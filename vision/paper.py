@@ -16,9 +16,11 @@ against the board as a whole:
 - texture: a sample with an edge through it (a finger's outline) is not bare paper.
 
 One bad sample is enough: the frame is occluded. A sample diagonally next to a piece
-is judged more leniently in darkness and texture: pieces have height, so their
-shadows fall on the paper round them. A hand is still caught there by its colour,
-and everywhere else by all three tests.
+is judged more leniently in darkness, texture and colour: pieces have height, so
+their shadows fall on the paper round them, and a shadow is lit only by the room's
+other lights (a blue sky beside a warm lamp), so it has another colour. A hand there
+still fails the points under it, and the bare paper further out.
+Where a piece hides part of a sample from a slanted camera, that part is left out.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from vision.config import VisionConfig
 from vision.sampling import BoardSamples, SamplingLayout
 
 _FIT_ROUNDS = 4
+MIN_VISIBLE_SHARE = 0.3
+"""Least share of a paper sample left visible by the pieces round it for it to be judged."""
 _FIT_SCALE = 0.15  # log units: residuals well beyond this weigh little in the fit
 
 
@@ -52,31 +56,57 @@ class PaperCheck:
 
 
 def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamples,
-                occupied: np.ndarray | None = None) -> PaperCheck:
+                occupied: np.ndarray | None = None,
+                cover: np.ndarray | None = None) -> PaperCheck:
     """Judge every paper sample against the board's paper as a whole.
 
     ``occupied`` (points,) says which points hold a piece; samples next to one are
-    allowed its shadow.
+    allowed its shadow, and with ``cover`` (see ``vision.sampling.piece_cover``) the
+    part of a sample such a piece hides from the camera is left out. A sample hidden
+    almost whole is not judged at all.
     """
-    logs = np.log(np.maximum(samples.paper_colours, 1.0).astype(np.float64))
+    colours, spread, usable = samples.paper_colours, samples.paper_spread, None
+    near = np.zeros(len(colours), bool)
+    if occupied is not None:
+        taken = np.append(np.asarray(occupied, bool), False)
+        near = taken[layout.cell_neighbours].any(axis=1)
+        if cover is not None:
+            hidden = (cover & taken[layout.cell_neighbours][:, :, None]).any(axis=1)
+            colours, spread, usable = _visible_stats(samples.paper_values, ~hidden)
+    logs = np.log(np.maximum(colours, 1.0).astype(np.float64))
     brightness = logs.mean(axis=1)
     chroma = logs - brightness[:, None]
-    near = np.zeros(len(brightness), bool)
-    if occupied is not None:
-        near = layout.cell_points[:, np.asarray(occupied, bool)].any(axis=1)
-    # The paper's colour from the samples no piece can shade, when there are enough.
-    reference = chroma[~near] if (~near).sum() >= 4 else chroma
-    chroma_error = np.linalg.norm(chroma - np.median(reference, axis=0), axis=1)
-    brightness_error = brightness - _smooth_field(layout, brightness, ~near)
+    judged = np.ones(len(colours), bool) if usable is None else usable
+    # The paper's colour from its brightest samples: a shadow is lit by the room's other
+    # light (a blue sky beside a warm lamp), so it has another colour.
+    clean = judged & ~near
+    lit = judged & (brightness >= np.quantile(brightness[judged], 0.6))
+    chroma_error = np.linalg.norm(chroma - np.median(chroma[lit], axis=0), axis=1)
+    brightness_error = brightness - _smooth_field(layout, brightness, clean, judged)
+    hue = np.where(near, config.shadow_chroma_tolerance, config.paper_chroma_tolerance)
     dark = np.where(near, config.near_piece_dark_tolerance, config.paper_dark_tolerance)
     texture = np.where(near, config.near_piece_texture_tolerance, config.paper_texture_tolerance)
     covered = (
-        (chroma_error > config.paper_chroma_tolerance)
+        (chroma_error > hue)
         | (brightness_error < -dark)
         | (brightness_error > config.paper_bright_tolerance)
-        | (samples.paper_spread > texture)
-    )
+        | (spread > texture)
+    ) & judged
     return PaperCheck(covered, chroma_error, brightness_error)
+
+
+def _visible_stats(values: np.ndarray, visible: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean colour, relative brightness spread and usability of the visible pixels."""
+    weights = visible.astype(np.float32)
+    count = weights.sum(axis=1)
+    share = np.maximum(count, 1.0)
+    colours = (values * weights[..., None]).sum(axis=1) / share[:, None]
+    brightness = values.mean(axis=2)
+    mean = (brightness * weights).sum(axis=1) / share
+    deviation = np.sqrt((((brightness - mean[:, None]) ** 2) * weights).sum(axis=1) / share)
+    usable = count >= MIN_VISIBLE_SHARE * values.shape[1]
+    return colours, deviation / np.maximum(mean, 1.0), usable
 
 
 def _design(layout: SamplingLayout) -> np.ndarray:
@@ -88,18 +118,19 @@ def _design(layout: SamplingLayout) -> np.ndarray:
 
 
 def _smooth_field(layout: SamplingLayout, brightness: np.ndarray,
-                  trusted: np.ndarray) -> np.ndarray:
+                  trusted: np.ndarray, judged: np.ndarray) -> np.ndarray:
     """A robust quadratic fit of log brightness over the board (iteratively reweighted).
 
-    Samples that may lie in a piece's shadow start with a small weight.
+    Samples that may lie in a piece's shadow start with a small weight; samples not
+    judged (hidden by pieces) have none.
     """
     design = _design(layout)
-    weights = np.where(trusted, 1.0, 0.2)
+    weights = np.where(trusted, 1.0, 0.2) * judged
     fitted = np.full_like(brightness, np.median(brightness))
     for _ in range(_FIT_ROUNDS):
         root = np.sqrt(weights)[:, None]
         coefficients, *_ = np.linalg.lstsq(design * root, brightness * root[:, 0], rcond=None)
         fitted = design @ coefficients
         residual = (brightness - fitted) / _FIT_SCALE
-        weights = 1 / (1 + residual * residual)  # Cauchy weights: outliers fade, never flip
+        weights = judged / (1 + residual * residual)  # Cauchy weights: outliers fade, never flip
     return fitted

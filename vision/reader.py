@@ -130,10 +130,12 @@ class BoardReader:
                 _STATUS_OF_LOCATION.get(location.status, ReadStatus.NO_BOARD), None,
                 homography=homography, markers_seen=location.markers_seen,
             )
-        samples = sample_board(self._layout, frame, self._view_maps(camera))
+        maps = self._view_maps(camera)
+        samples = sample_board(self._layout, frame, maps)
         result = classify(self.config, self.colours, samples.features)
         labels = tuple(LABELS[i] for i in result.labels)
-        paper = check_paper(self.config, self._layout, samples, result.labels != _EMPTY)
+        paper = check_paper(self.config, self._layout, samples, result.labels != _EMPTY,
+                            maps.cover)
         unsure = result.confidences < self.config.confident
         # A piece set down off its point covers part of this one: never read it as bare.
         covered = piece_share(self.config, self.colours, samples.disc_relative)

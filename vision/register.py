@@ -32,8 +32,12 @@ from vision.camera import (
 
 SEARCH_STEPS = 33
 """Positions sampled along each ink sample's normal."""
-REFINE_ROUNDS_PITCHES = (0.3, 0.2, 0.15, 0.1, 0.08, 0.06, 0.06, 0.06)
-"""Half-width of the search along the normal in each refinement round, pitches."""
+REFINE_ROUNDS_PITCHES = (0.3,) * 6 + (0.2,) * 4 + (0.12,) * 4 + (0.08,) * 4
+"""Half-width of the search along the normal in each refinement round, pitches. A line is
+searched only across itself, so each round corrects only part of an error along it:
+many rounds, narrowing as the fit closes in."""
+SETTLED_PIXELS = 0.05
+"""Largest move of any grid point between two rounds at which the fit has settled."""
 VALLEY_CONTRAST = 0.12
 """Least depth of a printed line's valley, as a share of the paper's brightness beside it."""
 ARC_END_CLEARANCE_DEGREES = 25.0
@@ -165,10 +169,13 @@ def fit_camera(
     image: np.ndarray,
     sheet_points: np.ndarray,
     image_points: np.ndarray,
+    start: CameraModel | None = None,
 ) -> tuple[CameraModel, float] | None:
     """The camera from known points (marker corners or grid corners) refined on the ink.
 
-    Returns the camera and the RMS error (pixels) of the known points, or None.
+    ``start`` is a first guess fitted to the same points (with a lens guessed from the
+    markers); without it the guess is a pinhole through the points' homography. Returns
+    the camera and the RMS error (pixels) of the known points, or None.
     """
     height, width = image.shape[:2]
     size = (width, height)
@@ -177,16 +184,19 @@ def fit_camera(
         return None
     focal = focal_from_homography(homography, width, height)
     usable = focal is not None and 0.2 * width < focal < 5 * width
-    start = camera_from_correspondences(
-        sheet_points, image_points, size, focal=focal if usable else default_focal(width),
-        solve_focal=False, distortion_terms=0,
-    )
     if start is None:
-        return None
-    camera = start[0]
-    slanted = usable and camera.viewing_angle_degrees() >= MIN_SLANT_DEGREES
+        first = camera_from_correspondences(
+            sheet_points, image_points, size, focal=focal if usable else default_focal(width),
+            solve_focal=False, distortion_terms=0,
+        )
+        if first is None:
+            return None
+        start = first[0]
+    camera = start
+    slanted = camera.viewing_angle_degrees() >= MIN_SLANT_DEGREES
     grey = blurred_grey(image)
     samples = ink_samples(model)
+    grid = np.array([model.point_mm(p) for p in model.points])
     for half_width in REFINE_ROUNDS_PITCHES:
         match = find_ink(grey, camera, samples, half_width * model.pitch)
         if len(match.sheet) < 12:
@@ -199,7 +209,10 @@ def fit_camera(
         )
         if refined is None:
             break
+        change = np.abs(refined[0].project_sheet(grid) - camera.project_sheet(grid)).max()
         camera = refined[0]
+        if change < SETTLED_PIXELS and half_width <= REFINE_ROUNDS_PITCHES[-1]:
+            break
     error = camera.project_sheet(sheet_points) - image_points
     return camera, float(np.sqrt((error**2).sum(axis=1).mean()))
 

@@ -60,10 +60,14 @@ class SamplingLayout:
     """(cells, 2) grid coordinates of the paper samples (half-integers)."""
     point_cells: np.ndarray
     """(points, 4) indices of the paper samples diagonally next to each point."""
-    cell_points: np.ndarray
-    """(cells, points) True where a paper sample is diagonally next to a point."""
     point_arms: np.ndarray
     """(points, 4) True where the printed cross has an arm (see :data:`ARMS`)."""
+    cell_neighbours: np.ndarray
+    """(cells, 4) the points diagonally next to each paper sample; the number of points
+    (one past the last) where the sample has fewer than four."""
+
+    paper_positions: np.ndarray
+    """(cells, m, 2) grid coordinates (file, rank) of every pixel of each paper sample."""
 
     def view_position(self, x: float, y: float) -> tuple[float, float]:
         """Pixel position in the view of grid coordinates (file index, rank index)."""
@@ -95,6 +99,7 @@ def sampling_layout(config: VisionConfig, size: int) -> SamplingLayout:
     point_samples = [disc(*centre(x, y), config.point_sample_radius, True) for x, y in points]
     cells = [(x - 0.5, y - 0.5) for y in range(size + 1) for x in range(size + 1)]
     paper_samples = [disc(*centre(x, y), config.paper_sample_radius, False) for x, y in cells]
+    paper_pixels = _rectangular(paper_samples)
     cell_index = {cell: i for i, cell in enumerate(cells)}
     point_cells = [
         [cell_index[(x + dx, y + dy)] for dx in (-0.5, 0.5) for dy in (-0.5, 0.5)]
@@ -106,13 +111,49 @@ def sampling_layout(config: VisionConfig, size: int) -> SamplingLayout:
         pitch_px=pitch,
         margin=margin,
         point_pixels=_rectangular(point_samples),
-        paper_pixels=_rectangular(paper_samples),
+        paper_pixels=paper_pixels,
         paper_grid=np.array(cells, np.float64),
         point_cells=np.array(point_cells, np.intp),
-        cell_points=_adjacency(point_cells, len(cells)),
         point_arms=np.array([[0 <= x + dx < size and 0 <= y + dy < size for dx, dy in ARMS]
                              for x, y in points]),
+        cell_neighbours=_cell_neighbours(cells, points),
+
+        paper_positions=_grid_positions(paper_pixels, view, pitch, margin, size),
     )
+
+
+def _cell_neighbours(cells: list[tuple[float, float]], points: list[tuple[int, int]]
+                     ) -> np.ndarray:
+    index = {point: i for i, point in enumerate(points)}
+    table = np.full((len(cells), 4), len(points), np.intp)
+    for cell, (x, y) in enumerate(cells):
+        around = [(round(x + dx), round(y + dy)) for dx in (-0.5, 0.5) for dy in (-0.5, 0.5)]
+        for slot, point in enumerate(around):
+            table[cell, slot] = index.get(point, len(points))
+    return table
+
+
+def _grid_positions(pixels: np.ndarray, view: int, pitch: int, margin: float, size: int
+                    ) -> np.ndarray:
+    rows, columns = np.divmod(pixels, view)
+    return np.stack([columns / pitch - margin, size - 1 - (rows / pitch - margin)], axis=-1)
+
+
+def _cell_neighbours(cells: list[tuple[float, float]], points: list[tuple[int, int]]
+                     ) -> np.ndarray:
+    index = {point: i for i, point in enumerate(points)}
+    table = np.full((len(cells), 4), len(points), np.intp)
+    for cell, (x, y) in enumerate(cells):
+        around = [(round(x + dx), round(y + dy)) for dx in (-0.5, 0.5) for dy in (-0.5, 0.5)]
+        for slot, point in enumerate(around):
+            table[cell, slot] = index.get(point, len(points))
+    return table
+
+
+def _grid_positions(pixels: np.ndarray, view: int, pitch: int, margin: float, size: int
+                    ) -> np.ndarray:
+    rows, columns = np.divmod(pixels, view)
+    return np.stack([columns / pitch - margin, size - 1 - (rows / pitch - margin)], axis=-1)
 
 
 def _adjacency(point_cells: list[list[int]], cells: int) -> np.ndarray:
@@ -147,6 +188,9 @@ class ViewMaps:
     """cv2.remap tables of the view of the pieces' tops."""
     cross: tuple[np.ndarray, np.ndarray]
     """cv2.remap tables of the cross samples: (points, arms x steps x 3) positions."""
+    cover: np.ndarray
+    """(cells, 4, m) which pixels of each paper sample the piece on each of the four points
+    next to it may hide from this camera (its side, seen at a slant), were one there."""
 
 
 CROSS_STEPS = (0.12, 0.18, 0.24)
@@ -157,6 +201,10 @@ pose is known to a pixel or two, the line is about a pixel wide), paper on the o
 CROSS_FULL = 0.3
 """Contrast of the cross at which a point counts as plainly bare; the feature is the contrast
 up to this, as a share of it, so focus and resolution above it do not matter."""
+COVER_HEIGHT_MM = 5.0
+"""Least piece height assumed for what a piece hides (a near-vertical view cannot tell)."""
+COVER_RADIUS = 0.6
+"""Radius of what a piece may cover, pitches: its 0.4 and 0.2 off its point."""
 VIEW_STEP = 4
 """Every how many view pixels the camera is projected exactly (the rest interpolated)."""
 ARMS = ((1, 0), (0, 1), (-1, 0), (0, -1))
@@ -206,7 +254,34 @@ def view_maps(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
     tops = paper if top_height < 0.25 else view_tables(top_height)
     crosses = cross_positions(model)
     cross = tables(crosses.reshape(-1, 2), 0.0, (len(crosses), -1))
-    return ViewMaps(paper, tops, cross)
+    return ViewMaps(paper, tops, cross, piece_cover(layout, model, camera, top_height))
+
+
+def piece_cover(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
+                top_height: float) -> np.ndarray:
+    """Which pixels of each paper sample a piece on each point next to it may hide.
+
+    Seen at a slant, a piece hides the paper from its base to where its top's edge
+    lands on the paper, farther from the camera: a stadium from the point to the top's
+    place, as wide as a piece set down a little off its point.
+    """
+    height = max(top_height, COVER_HEIGHT_MM)
+    centres = np.array([model.point_mm(p) for p in model.points])
+    seen = camera.project_sheet(centres, height).reshape(-1, 1, 2)
+    flat = cv2.undistortPoints(seen, camera.matrix, camera.coefficients, P=camera.matrix)
+    landing = cv2.perspectiveTransform(flat, np.linalg.inv(camera.homography())).reshape(-1, 2)
+    shift = (landing - centres) / model.pitch * np.array([1.0, -1.0])  # grid units, rank up
+    grid = np.array([[x, y] for y in range(layout.size) for x in range(layout.size)], np.float64)
+    bases = np.vstack([grid, [np.nan, np.nan]])[layout.cell_neighbours]  # (cells, 4, 2)
+    shifts = np.vstack([shift, [0.0, 0.0]])[layout.cell_neighbours]
+    pixels = layout.paper_positions[:, None, :, :]  # (cells, 1, m, 2)
+    start, along = bases[:, :, None, :], shifts[:, :, None, :]
+    length = np.maximum((along**2).sum(axis=3), 1e-9)
+    t = np.clip(((pixels - start) * along).sum(axis=3) / length, 0.0, 1.0)
+    nearest = start + t[..., None] * along
+    distance = np.sqrt(((pixels - nearest) ** 2).sum(axis=3))
+    result: np.ndarray = np.nan_to_num(distance, nan=np.inf) <= COVER_RADIUS
+    return result
 
 
 def remap(frame: np.ndarray, tables: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
@@ -236,6 +311,8 @@ class BoardSamples:
     disc_relative: np.ndarray
     """(points, pixels, 3) ``relative`` of every pixel of each point's sample, to tell a
     piece that covers part of a point (set down off it) from bare paper."""
+    paper_values: np.ndarray
+    """(cells, m, 3) BGR of every pixel of each paper sample."""
 
 
 def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps) -> BoardSamples:
@@ -258,7 +335,7 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps) -> B
     cross = cross_contrast(remap(frame, maps.cross), layout.point_arms)
     feature = np.minimum(np.maximum(cross, 0.0), CROSS_FULL) / CROSS_FULL
     return BoardSamples(point_colours, paper_colours, paper_spread, relative, cross,
-                        np.column_stack([relative, feature]), disc_relative)
+                        np.column_stack([relative, feature]), disc_relative, paper)
 
 
 def cross_contrast(samples: np.ndarray, arms: np.ndarray) -> np.ndarray:

@@ -249,7 +249,9 @@ def session(args: argparse.Namespace, config: VisionConfig) -> SessionResult:
 
     def feed(board: BoardReading, hand: bool) -> BoardReading | None:
         nonlocal clock
-        frame = reader.read(render_room(board, next_frame(scene, rng, hand, SIZE)))
+        # Pieces nobody touches stay where they are from frame to frame.
+        image = render_room(board, next_frame(scene, rng, hand, SIZE, pieces_stay=True))
+        frame = reader.read(image)
         confirmed = stabiliser.feed(clock, frame)
         clock += FRAME_SECONDS
         return confirmed

@@ -353,10 +353,11 @@ class _FrameRandom:
 
 
 def _frame_random(scene: RoomScene, point_count: int) -> _FrameRandom:
+    layout = np.random.default_rng(scene.layout_seed)
     rng = np.random.default_rng(scene.seed)
     return _FrameRandom(
-        offsets=rng.uniform(0, 1, (point_count, 2)),
-        turns=rng.uniform(0, 2 * math.pi, point_count),
+        offsets=layout.uniform(0, 1, (point_count, 2)),
+        turns=layout.uniform(0, 2 * math.pi, point_count),
         finger_spread=float(rng.uniform(-0.15, 0.15)),
         cuff=float(rng.uniform(0.5, 2.0)),
         noise_seed=int(rng.integers(0, 2**31 - 1)),
@@ -560,7 +561,11 @@ def _hand_layer(scene: RoomScene, model: BoardModel, geometry: CameraGeometry,
     hand = scene.hand.outline
     lift = scene.hand.lift_mm
     width, height = scene.camera.width, scene.camera.height
-    tip = np.array(model.grid_position(*hand.reach))
+    # The fingertips are where the camera sees them over the point reached for: on the
+    # line from the camera to that point, at the hand's height.
+    reach = np.array([*model.grid_position(*hand.reach), 0.0])
+    along = (-lift - geometry.centre[2]) / (reach[2] - geometry.centre[2])
+    tip = (geometry.centre + (reach - geometry.centre) * along)[:2]
     edge_pixel = {0: (hand.entry * width, 0), 1: (width - 1, hand.entry * height),
                   2: (hand.entry * width, height - 1), 3: (0, hand.entry * height)}[hand.edge]
     ray = geometry.rays[:, min(round(edge_pixel[1]), height - 1),

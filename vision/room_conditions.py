@@ -262,13 +262,18 @@ def random_room_scene(
         piece_height_mm=u(4, 7),
         bevel_mm=u(0.5, 1.2),
         piece_offset=ranges.piece_offset if piece_offset is None else piece_offset,
+        layout_seed=int(rng.integers(0, 2**31)),
         seed=int(rng.integers(0, 2**31)),
     )
 
 
 def next_frame(scene: RoomScene, rng: np.random.Generator, hand: bool = False,
-               size: int = 6) -> RoomScene:
-    """Another frame of the same setup: new piece offsets and noise, a little drift."""
+               size: int = 6, pieces_stay: bool = False) -> RoomScene:
+    """Another frame of the same setup: new noise, a little drift, a hand if asked.
+
+    The pieces are set down anew (new offsets from their points) unless ``pieces_stay``,
+    as in a stream of frames where nobody touches them.
+    """
     ranges = condition_named(scene.condition)
     exposure = ranges.exposure_drift
     balance = ranges.white_balance_drift
@@ -279,4 +284,6 @@ def next_frame(scene: RoomScene, rng: np.random.Generator, hand: bool = False,
                              float(rng.uniform(-balance, balance))),
     )
     room_hand = random_hand(rng, size) if hand else None
-    return replace(scene, sensor=sensor, hand=room_hand, seed=int(rng.integers(0, 2**31)))
+    layout_seed = scene.layout_seed if pieces_stay else int(rng.integers(0, 2**31))
+    return replace(scene, sensor=sensor, hand=room_hand, layout_seed=layout_seed,
+                   seed=int(rng.integers(0, 2**31)))

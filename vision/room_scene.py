@@ -223,5 +223,7 @@ class RoomScene:
     """Largest distance of a piece from its point, pitches."""
     hand: RoomHand | None = None
     """A hand over the board, or None."""
+    layout_seed: int = 0
+    """Seed of where each piece stands off its point and how it is turned."""
     seed: int = 0
-    """Seed of the per-frame randomness: piece offsets and turns, sensor noise."""
+    """Seed of the rest of a frame's randomness: sensor noise, the hand's fingers."""

@@ -228,7 +228,7 @@ def draw_table(rng: np.random.Generator) -> Spec:
     else:
         hue = rng.uniform(0.05, 0.5, 3)
         material = {"kind": "cloth", "colour": [float(v) for v in hue],
-                    "dark": [float(v) * 0.6 for v in hue], "scale": 1.0, "roughness": 0.9}
+                    "dark": [float(v) * 0.6 for v in hue], "scale": 12.0, "roughness": 0.9}
     return {"size": 3.0, "offset": [float(v) for v in rng.uniform(-0.3, 0.3, 2)],
             "rotation": float(rng.uniform(0, math.pi)), "material": material}
 

@@ -58,8 +58,8 @@ def look_from(target: np.ndarray, tilt: float, azimuth: float, roll: float,
                                math.sin(tilt) * math.sin(azimuth), math.cos(tilt)])
     forward = -towards_camera
     # Any axis across the view, then turned by the roll about the line of sight.
-    helper = np.array([1.0, 0.0, 0.0]) if abs(forward[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
-    across = np.cross(forward, helper)
+    reference = np.array([1.0, 0.0, 0.0]) if abs(forward[0]) < 0.9 else np.array([0, 1.0, 0])
+    across = np.cross(forward, reference)
     across /= np.linalg.norm(across)
     down = np.cross(forward, across)
     x_axis = math.cos(roll) * across + math.sin(roll) * down
@@ -106,15 +106,27 @@ def place_camera(target: np.ndarray, tilt: float, azimuth: float, roll: float, l
     return pose, fill_of(project(pose, lens, square))
 
 
-UNDISTORT_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 100, 1e-12)
-"""Iterate to the exact inverse: the strong lenses need more than OpenCV's default five steps."""
+NEWTON_STEPS = 30
+"""Newton steps to invert the radial model; it converges to float precision in far fewer."""
 
 
 def undistort(pixels: np.ndarray, camera: np.ndarray, lens: Lens) -> np.ndarray:
-    """Normalised pinhole coordinates (x/z, y/z) of distorted output pixels."""
-    ideal = cv2.undistortPointsIter(pixels.reshape(-1, 1, 2), camera, distortion(lens), None,
-                                    None, UNDISTORT_CRITERIA)
-    return ideal.reshape(-1, 2)
+    """Normalised pinhole coordinates (x/z, y/z) of distorted output pixels.
+
+    Solves r_d = r (1 + k1 r^2 + k2 r^4) for r by Newton's method: exact where the
+    lens is monotonic (every lens drawn here is, over its whole image).
+    """
+    points = pixels.reshape(-1, 2)
+    distorted = (points - camera[:2, 2]) / camera[0, 0]
+    target = np.hypot(distorted[:, 0], distorted[:, 1])
+    radius = target.copy()
+    for _ in range(NEWTON_STEPS):
+        squared = radius * radius
+        value = radius * (1 + lens.k1 * squared + lens.k2 * squared * squared) - target
+        slope = 1 + 3 * lens.k1 * squared + 5 * lens.k2 * squared * squared
+        radius -= value / slope
+    scale = np.divide(radius, target, out=np.ones_like(target), where=target > 0)
+    return distorted * scale[:, None]
 
 
 def render_size(lens: Lens) -> tuple[int, int]:

@@ -125,7 +125,7 @@ def grained(name: str, light: RGB, dark: RGB, scale: float, roughness: float,
     links.new(pattern.outputs["Fac"], ramp.inputs["Fac"])
     links.new(ramp.outputs["Color"], bsdf.inputs["Base Color"])
     bump = nodes.new("ShaderNodeBump")
-    bump.inputs["Strength"].default_value = 0.05 if rings else 0.3
+    bump.inputs["Strength"].default_value = 0.05 if rings else 0.15
     links.new(pattern.outputs["Fac"], bump.inputs["Height"])
     links.new(bump.outputs["Normal"], bsdf.inputs["Normal"])
     bsdf.inputs["Roughness"].default_value = roughness
@@ -431,7 +431,7 @@ def build_hand(spec: Spec, skin: bpy.types.Material) -> bpy.types.Object:
     across = Vector((-forward.y, forward.x, 0.0))
     tip = Vector((*spec["target"], spec["palm_height"] * 0.5))
     palm_length = 0.095 * scale
-    finger_length = 0.08 * scale
+    finger_length = 0.072 * scale
     palm_centre = tip - forward * (finger_length + palm_length / 2)
     palm_centre.z = spec["palm_height"]
     wrist = palm_centre - forward * palm_length / 2
@@ -466,8 +466,8 @@ def build_hand(spec: Spec, skin: bpy.types.Material) -> bpy.types.Object:
         end = middle + forward * length * 0.45 * (1 - curl * 0.3) + Vector(
             (0, 0, -curl * length * 0.45))
         end.z = max(end.z, 0.012)
-        capsule(base, middle, 0.0095 * scale)
-        capsule(middle, end, 0.0085 * scale)
+        capsule(base, middle, 0.0115 * scale)
+        capsule(middle, end, 0.0105 * scale)
     thumb_base = wrist + forward * palm_length * 0.3 + across * 0.035 * scale * spec["thumb_side"]
     thumb_tip = thumb_base + forward * 0.05 * scale + across * 0.02 * scale * spec["thumb_side"]
     thumb_tip.z -= 0.015 * scale

@@ -49,14 +49,15 @@ FORMAT = "surakarta-calibration"
 VERSION = 2
 MIN_LABEL_SEPARATION = 0.3
 """Least distance between the median features of two labels (log paper-relative units)."""
-ODD_DISTANCE = 5.0
-"""Mahalanobis distance from its label beyond which a start-position point is odd."""
+PALE_CROSS = 0.3
+SHARP_CROSS = 0.8
+"""Cross features of pale pieces and of bare points that tell them apart at calibration."""
 MARKER_RMS_TOLERANCE = 0.1
 """Largest RMS misfit of the marker corners after fitting the lens, as a share of a marker."""
 TOP_HEIGHTS_MM = (0.0, 2.0, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0)
 """Heights tried for the pieces' tops."""
 PARALLAX_PROBE_MM = 5.0
-MIN_PARALLAX_PITCHES = 0.1
+MIN_PARALLAX_PITCHES = 0.05
 """Least mean shift of a 5 mm top from its point, pitches, for the image to tell the height."""
 HEIGHT_TIE = 1.05
 """Heights whose discs are this close to the most even count as a tie."""
@@ -273,9 +274,12 @@ def _check_start_position(features: np.ndarray, expected: np.ndarray, size: int)
     medians = np.stack([np.median(features[expected == i], axis=0) for i in range(len(LABELS))])
     empty, red, black = (LABELS.index(label) for label in
                          (PointLabel.EMPTY, PointLabel.RED, PointLabel.BLACK))
-    colour = slice(0, 3)  # the cross alone may fade in play, so colour must tell too
+    colour = slice(0, 3)
     for what, piece in (("red", red), ("black", black)):
-        if np.linalg.norm(medians[piece, colour] - medians[empty, colour]) < MIN_LABEL_SEPARATION:
+        # Pieces the colour of the paper must at least hide the printed cross plainly.
+        covers_cross = medians[piece, 3] <= PALE_CROSS and medians[empty, 3] >= SHARP_CROSS
+        pale = np.linalg.norm(medians[piece, colour] - medians[empty, colour])
+        if pale < MIN_LABEL_SEPARATION and not covers_cross:
             raise CalibrationFailed(
                 f"the image does not show the start position (the {what} pieces look like "
                 "bare paper: use pieces that stand out from the sheet, or check the setup)"

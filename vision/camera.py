@@ -114,10 +114,10 @@ class CameraModel:
         """JSON-ready data."""
         return {
             "image_size": [self.width, self.height],
-            "focal": round(self.focal, 4),
-            "distortion": [round(v, 8) for v in self.distortion],
-            "rotation": [round(v, 8) for v in self.rotation],
-            "translation": [round(v, 5) for v in self.translation],
+            "focal": round(self.focal, 6),
+            "distortion": [round(v, 10) for v in self.distortion],
+            "rotation": [round(v, 12) for v in self.rotation],
+            "translation": [round(v, 8) for v in self.translation],
             "principal_point": None if self.principal_point is None else [
                 round(v, 4) for v in self.principal_point],
         }

@@ -97,21 +97,25 @@ def learn_colours(config: VisionConfig, features: np.ndarray, labels: np.ndarray
     median), so one piece badly off its point does not widen its label for good.
     """
     along = np.outer(_SHADOW_DIRECTION, _SHADOW_DIRECTION)
-    means, covariances = [], []
+    middles = [np.median(features[labels == index], axis=0) for index in range(len(LABELS))]
+    empty = LABELS.index(PointLabel.EMPTY)
+    # A bare point's cross may fade (blur, a small board in the image, deep shadow), while
+    # a piece never shows one, so only a visible cross is strong evidence, unless a piece
+    # set is the paper's colour: then the cross is what tells them apart.
+    pale = any(float(np.linalg.norm(middles[index][:3] - middles[empty][:3])) < config.pale_piece
+               for index in range(len(LABELS)) if index != empty)
+    bare_cross = config.pale_bare_cross_floor if pale else config.bare_cross_floor
+    covariances = []
     for index, label in enumerate(LABELS):
-        # A bare point's cross may fade (blur, a small board in the image, deep shadow),
-        # while a piece never shows one: only a visible cross is strong evidence.
-        cross = config.bare_cross_floor if label is PointLabel.EMPTY else config.cross_floor
-        floor = np.diag([config.colour_floor**2] * 3 + [cross**2])
         chosen = features[labels == index]
-        middle = np.median(chosen, axis=0)
-        distance = np.linalg.norm(chosen - middle, axis=1)
+        distance = np.linalg.norm(chosen - middles[index], axis=1)
         core = chosen[distance <= np.quantile(distance, 0.75)]
         spread = np.cov(core, rowvar=False) if len(core) > 2 else np.zeros((FEATURES, FEATURES))
+        cross = bare_cross if label is PointLabel.EMPTY else config.cross_floor
+        floor = np.diag([config.colour_floor**2] * 3 + [cross**2])
         light = config.shadow_spread if label is PointLabel.EMPTY else config.top_light_spread
-        means.append(middle)
         covariances.append(spread + floor + light**2 * along)
-    return ColourModel(np.stack(means), np.stack(covariances))
+    return ColourModel(np.stack(middles), np.stack(covariances))
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,15 +145,29 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     confidences = weights.max(axis=1) / (weights.sum(axis=1) + outlier)
     # A bare point in a shadow still shows its printed cross; a dark point that shows
     # none may be a dark piece seen badly, so it is not trusted as bare.
-    bare = labels == LABELS.index(PointLabel.EMPTY)
+    empty = LABELS.index(PointLabel.EMPTY)
+    bare = labels == empty
     darker = features[:, :3].mean(axis=1) < -config.shadow_needs_cross
     hidden_cross = features[:, 3] < 0.5
     confidences[bare & darker & hidden_cross] = 0.0
     # When this frame shows the lines plainly on the other bare points, a "bare" point
     # without them is something else: a light piece, or a glossy one mirroring a lamp.
-    if bare.sum() >= 3 and np.median(features[bare, 3]) >= config.sharp_cross:
+    sharp = bare.sum() >= 3 and bool(np.median(features[bare, 3]) >= config.sharp_cross)
+    if sharp:
         confidences[bare & (features[:, 3] < config.sharp_cross / 3)] = 0.0
+    else:
+        # Pieces the colour of the paper (white on white) are told from it only by the
+        # printed cross they cover; a frame too blurred to show the crosses cannot.
+        for label in pale_labels(config, model):
+            confidences[labels == label] = 0.0
     return Classification(labels, confidences, distances)
+
+
+def pale_labels(config: VisionConfig, model: ColourModel) -> list[int]:
+    """The piece labels whose colour is too near the paper's to tell them apart by colour."""
+    empty = LABELS.index(PointLabel.EMPTY)
+    return [index for index in range(len(LABELS)) if index != empty and float(
+        np.linalg.norm(model.means[index, :3] - model.means[empty, :3])) < config.pale_piece]
 
 
 def piece_share(config: VisionConfig, model: ColourModel, pixels: np.ndarray) -> np.ndarray:

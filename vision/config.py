@@ -19,6 +19,9 @@ class VisionConfig:
     """Pixels per pitch in the top-down view the board is sampled in."""
     canonical_margin: float = 1.0
     """Pitches of sheet kept around the grid in the top-down view."""
+    point_colour_quantile: float = 0.35
+    """Which quantile of its sample's pixels gives a point's colour, per channel: below the
+    median, so that a glossy piece mirroring a lamp over much of its top keeps its colour."""
     point_sample_radius: float = 0.25
     """Radius of the disc sampled round each point in the view of the pieces' tops, in
     pitches; tops are about 0.38 and may sit 0.2 or more off their point."""
@@ -41,12 +44,18 @@ class VisionConfig:
     shadow_spread: float = 0.4
     """Extra spread of bare points along the darker-in-every-channel direction (log units):
     a piece's or a lamp's shadow on a bare point."""
+    pale_bare_cross_floor: float = 0.25
+    """The same when a piece set has the paper's colour (white on white): the cross is then
+    what tells them apart, and frames too blurred to show it are not read."""
     shadow_needs_cross: float = 0.5
     """Darkening (log units) beyond which a point only counts as bare when its printed cross
     shows: a deep shadow on paper keeps its lines, a dark piece has none."""
     sharp_cross: float = 0.8
     """Cross feature of most bare points in a sharp frame; there, a bare-looking point whose
     cross is under a third of it is not trusted."""
+    pale_piece: float = 0.3
+    """Colour distance (log units) from the paper under which a piece set is told from bare
+    points only by the printed cross it covers."""
     pixel_noise: float = 0.15
     """Extra spread of single pixels' colours over the points' medians (noise, JPEG)."""
     bare_piece_share: float = 0.25

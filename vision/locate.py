@@ -42,6 +42,8 @@ MARKER_FIT_TOLERANCE = 0.15
 """Largest corner misfit of a marker, as a share of its side, for it to count."""
 FIRST_FIT_TOLERANCE = 0.3
 """Largest corner misfit of a marker, as a share of its side, in the first fit of a lens."""
+WIDER_LENS_GAIN = 0.8
+"""How much better (RMS) a wider lens guess must fit the markers than the typical one."""
 LENS_FIELDS_OF_VIEW = (62.0, 80.0, 100.0, 120.0)
 """Horizontal fields of view tried for an unknown lens: camera module, webcam, wide, fisheye."""
 FOCAL_REFIT_ERROR = 0.6
@@ -170,7 +172,9 @@ def _first_camera(sheet: np.ndarray, image: np.ndarray, image_size: tuple[int, i
         fitted = camera_from_correspondences(sheet, image, image_size, focal=focal,
                                              solve_focal=False,
                                              distortion_terms=1 if markers == 4 else 0)
-        if fitted is not None and (best is None or fitted[1] < best[1]):
+        # Seen from straight above every lens fits about as well: another than the
+        # typical one must fit clearly better.
+        if fitted is not None and (best is None or fitted[1] < best[1] * WIDER_LENS_GAIN):
             best = fitted
         if markers < 4:
             break

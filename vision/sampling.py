@@ -54,6 +54,9 @@ class SamplingLayout:
     """Pitches of sheet round the grid in the view."""
     point_pixels: np.ndarray
     """(points, k) flat pixel indices of each point's sample, points in model order."""
+    colour_rank: int
+    """Which of a point's k sample pixels, in order of brightness per channel, gives its
+    colour."""
     paper_pixels: np.ndarray
     """(cells, m) flat pixel indices of each paper sample."""
     paper_grid: np.ndarray
@@ -100,6 +103,7 @@ def sampling_layout(config: VisionConfig, size: int) -> SamplingLayout:
     cells = [(x - 0.5, y - 0.5) for y in range(size + 1) for x in range(size + 1)]
     paper_samples = [disc(*centre(x, y), config.paper_sample_radius, False) for x, y in cells]
     paper_pixels = _rectangular(paper_samples)
+    point_pixels = _rectangular(point_samples)
     cell_index = {cell: i for i, cell in enumerate(cells)}
     point_cells = [
         [cell_index[(x + dx, y + dy)] for dx in (-0.5, 0.5) for dy in (-0.5, 0.5)]
@@ -110,7 +114,8 @@ def sampling_layout(config: VisionConfig, size: int) -> SamplingLayout:
         view_size=view,
         pitch_px=pitch,
         margin=margin,
-        point_pixels=_rectangular(point_samples),
+        point_pixels=point_pixels,
+        colour_rank=round(config.point_colour_quantile * (point_pixels.shape[1] - 1)),
         paper_pixels=paper_pixels,
         paper_grid=np.array(cells, np.float64),
         point_cells=np.array(point_cells, np.intp),
@@ -193,7 +198,7 @@ class ViewMaps:
     next to it may hide from this camera (its side, seen at a slant), were one there."""
 
 
-CROSS_STEPS = (0.12, 0.18, 0.24)
+CROSS_STEPS = (0.07, 0.11, 0.15)
 """Distances from the point, pitches, at which each arm of the printed cross is sampled."""
 CROSS_ACROSS = (-0.12, -0.05, -0.025, 0.0, 0.025, 0.05, 0.12)
 """Offsets across an arm, pitches: paper beside it, five places the line may be (the camera's
@@ -320,7 +325,9 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps) -> B
     paper_view = remap(frame, maps.paper)
     top_view = paper_view if maps.tops is maps.paper else remap(frame, maps.tops)
     discs = top_view.reshape(-1, 3).astype(np.float32)[layout.point_pixels]
-    point_colours = np.median(discs, axis=1)
+    # A low quantile rather than the median: see VisionConfig.point_colour_quantile.
+    rank = layout.colour_rank
+    point_colours = np.partition(discs, rank, axis=1)[:, rank]
     paper = paper_view.reshape(-1, 3).astype(np.float32)[layout.paper_pixels]
     paper_colours = paper.mean(axis=1)
     brightness = paper.mean(axis=2)

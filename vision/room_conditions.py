@@ -107,9 +107,10 @@ class RoomCondition:
     field_of_view: Range = (55.0, 70.0)
     """Horizontal field of view, degrees."""
     k1: Range = (-0.05, 0.0)
-    """First radial distortion coefficient."""
+    """First radial distortion coefficient (eased by :func:`sane_lens` if no real lens of
+    the field could have it)."""
     k2: Range = (0.0, 0.02)
-    """Second radial distortion coefficient (raised if needed to keep the lens monotonic)."""
+    """Second radial distortion coefficient (moved by :func:`sane_lens` as needed)."""
     fill: Range = (0.55, 0.95)
     """Share of the shorter image side the printed square spans."""
     ambient: Range = (0.1, 0.3)
@@ -153,7 +154,7 @@ CONDITIONS: dict[str, RoomCondition] = {
     "wide-lens": RoomCondition(lights=(_CEILING,), field_of_view=(100.0, 110.0),
                                k1=(-0.35, -0.25), k2=(0.04, 0.08)),
     "fisheye-webcam": RoomCondition(lights=(_CEILING,), field_of_view=(115.0, 125.0),
-                                    k1=(-0.45, -0.38), k2=(0.06, 0.1)),
+                                    k1=(-0.25, -0.15), k2=(0.01, 0.04)),
     "steep-tilt": RoomCondition(lights=(_CEILING,), tilt=(30.0, 40.0)),
     "drift": RoomCondition(lights=(_CEILING,), exposure_drift=0.12, white_balance_drift=0.08),
     "look-alike": RoomCondition(lights=(_CEILING,), look_alike=True),
@@ -175,13 +176,40 @@ def condition_named(name: str) -> RoomCondition:
             from None
 
 
-def _monotonic_k2(k1: float, k2: float, field_of_view: float, aspect: float) -> float:
-    # r (1 + k1 r^2 + k2 r^4) must keep growing out to the image corners, or the lens
-    # model folds back on itself; raise k2 just enough.
-    corner = math.tan(math.radians(min(field_of_view, 170.0)) / 2) * math.hypot(1, aspect) * 1.1
-    r2 = corner * corner
-    needed = -(1 + 3 * k1 * r2) / (5 * r2 * r2)
-    return max(k2, needed * 1.2)
+MIN_LENS_SLOPE = 0.25
+"""Least radial spread of a lens anywhere in the image, relative to its centre."""
+
+
+def _lens_is_sane(k1: float, k2: float, edge: float, aspect: float) -> bool:
+    # Out to the image corners the lens must keep spreading rays apart (a model past its
+    # peak folds back and shows the room twice) and never spread them more than at the
+    # centre (past that the polynomial turns into a moustache no real lens has).
+    radii = np.linspace(0.0, 6.0, 2401)
+    distorted = radii * (1 + k1 * radii**2 + k2 * radii**4)
+    slope = 1 + 3 * k1 * radii**2 + 5 * k2 * radii**4
+    r2 = edge * edge
+    corner = edge * (1 + k1 * r2 + k2 * r2 * r2) * math.hypot(1, aspect)
+    reached = np.flatnonzero(distorted >= corner)
+    if len(reached) == 0:
+        return False
+    # The field of view is measured to the edge of the image: that too must lie before the
+    # peak.
+    inside = slope[: max(reached[0], int(np.searchsorted(radii, edge))) + 1]
+    return bool(inside.min() >= MIN_LENS_SLOPE and inside.max() <= 1.0 + 1e-9)
+
+
+def sane_lens(k1: float, k2: float, field_of_view: float, aspect: float) -> tuple[float, float]:
+    """The nearest (k1, k2) to the drawn ones that a real lens of that field could have.
+
+    ``k2`` moves first (to the nearest workable value); when none works ``k1`` is eased.
+    """
+    edge = math.tan(math.radians(field_of_view) / 2)
+    candidates = sorted(np.arange(0.0, 0.3, 0.0025), key=lambda value: abs(value - k2))
+    while True:
+        for candidate in candidates:
+            if _lens_is_sane(k1, float(candidate), edge, aspect):
+                return k1, float(candidate)
+        k1 *= 0.9
 
 
 def _draw_light(rng: np.random.Generator, recipe: LightRecipe, middle: np.ndarray) -> Light:
@@ -228,13 +256,14 @@ def random_room_scene(
     ranges = condition_named(condition)
     u = rng.uniform
     field_of_view = u(*ranges.field_of_view)
-    k1 = u(*ranges.k1)
-    k2 = _monotonic_k2(k1, u(*ranges.k2), field_of_view, height / width)
+    k1, k2 = sane_lens(u(*ranges.k1), u(*ranges.k2), field_of_view, height / width)
     camera = RoomCamera(
         width=width, height=height, field_of_view_degrees=field_of_view, k1=k1, k2=k2,
         principal_offset=(u(-0.02, 0.02) * width, u(-0.02, 0.02) * height),
         tilt_degrees=u(*ranges.tilt), tilt_direction_degrees=u(0, 360),
-        rotation_degrees=u(-180, 180), fill=u(*ranges.fill), shift=(u(-1, 1), u(-1, 1)),
+        rotation_degrees=u(-180, 180), fill=u(*ranges.fill),
+        # People set the camera up with the board roughly in the middle of the picture.
+        shift=(u(-0.5, 0.5), u(-0.5, 0.5)),
     )
     middle = np.array([105.0, 148.5])
     lights = tuple(_draw_light(rng, recipe, middle) for recipe in ranges.lights)

@@ -34,17 +34,19 @@ from typing import Any
 import numpy as np
 from conditions import CONDITIONS, condition_named, piece_set_named
 from darkroom import Darkroom, draw_camera_response
-from setups import Setup, SetupDrawer
+from setups import START_NAME, Setup, SetupDrawer
 
 from controller.errors import SurakartaError
 from vision.board_model import Paper, board_model
 from vision.sheet import MM_PER_INCH, PNG_DPI, write_sheet
 
+# The folder format is shared with the other renderers' benchmarks, in benchmarks/render_set.py.
+sys.path.append(str(Path(__file__).resolve().parents[2]))
+from benchmarks.render_set import TRUTH_FILE, RenderedFrame, truth_document
+
 SCENE_SCRIPT = Path(__file__).resolve().with_name("scene_blender.py")
 DEFAULT_SAMPLES = 12
 """Cycles samples per pixel: clean enough under our own sensor noise, a few seconds a frame."""
-FORMAT_NAME = "surakarta-renders"
-FORMAT_VERSION = 1
 
 
 class BlenderMissing(SurakartaError, OSError):
@@ -91,23 +93,14 @@ def read_raw_render(path: Path, size: tuple[int, int]) -> np.ndarray:
 
 def truth_of(setup: Setup, size: int, look_alike: bool, response: dict[str, Any]) -> dict[str, Any]:
     """The setup's truth.json in the shared folder format."""
-    scene = {key: value for key, value in setup.scene.items() if key not in ("sheet", "samples")}
-    scene["samples"] = setup.scene["samples"]
+    scene = {key: value for key, value in setup.scene.items() if key != "sheet"}
     scene["camera_response"] = response
     scene["world_axes"] = ("metres; sheet centre at the origin, +x to the sheet's right, "
                            "+y to its top, +z up from the paper")
-    return {
-        "format": FORMAT_NAME,
-        "version": FORMAT_VERSION,
-        "condition": setup.condition,
-        "size": size,
-        "look_alike": look_alike,
-        "start": "start.jpg",
-        "frames": [{"file": f"{frame.name}.jpg", "board": frame.board.board_string(),
-                    "hand": frame.hand is not None}
-                   for frame in setup.frames if frame.name != "start"],
-        "scene": scene,
-    }
+    frames = [RenderedFrame(f"{frame.name}.jpg", frame.board, frame.hand is not None)
+              for frame in setup.frames if frame.name != START_NAME]
+    return truth_document(setup.condition, size, look_alike, frames, scene,
+                          start=f"{START_NAME}.jpg")
 
 
 class Generator:
@@ -161,7 +154,7 @@ class Generator:
                 darkroom.save(linear, folder / f"{frame.name}.jpg")
         look_alike = setup.scene["piece_set_name"] == "white-cream"
         truth = truth_of(setup, self.model.size, look_alike, response.describe())
-        (folder / "truth.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+        (folder / TRUTH_FILE).write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
         elapsed = time.perf_counter() - started
         self.render_seconds += times
         self.frame_seconds.append(elapsed / len(setup.frames))

@@ -20,11 +20,12 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import bmesh
 import bpy
-from mathutils import Matrix, Vector
+from mathutils import Matrix, Vector, noise
 
 Spec = dict[str, Any]
 RGB = tuple[float, float, float]
@@ -145,6 +146,7 @@ def material_from_spec(name: str, spec: Spec) -> bpy.types.Material:
 
 
 def add_object(name: str, data: bpy.types.ID | None) -> bpy.types.Object:
+    """A new object of ``data`` in the scene."""
     obj = bpy.data.objects.new(name, data)
     bpy.context.scene.collection.objects.link(obj)
     return obj
@@ -199,7 +201,7 @@ def build_table(spec: Spec) -> None:
     table.data.materials.append(material_from_spec("table", table_spec["material"]))
 
 
-def blackbody_light(light: bpy.types.Light, kelvin: float, strength: float) -> None:
+def blackbody_light(light: bpy.types.Light, kelvin: float) -> None:
     """Colour a light by its temperature through a Blackbody node."""
     light.use_nodes = True
     nodes, links = light.node_tree.nodes, light.node_tree.links
@@ -207,7 +209,6 @@ def blackbody_light(light: bpy.types.Light, kelvin: float, strength: float) -> N
     body = nodes.new("ShaderNodeBlackbody")
     body.inputs["Temperature"].default_value = kelvin
     links.new(body.outputs["Color"], emission.inputs["Color"])
-    emission.inputs["Strength"].default_value = strength
 
 
 def aim(obj: bpy.types.Object, target: list[float]) -> None:
@@ -232,7 +233,7 @@ def build_light(index: int, spec: Spec) -> None:
         light.spot_blend = spec["blend"]
     # Watts for lamps, irradiance in W/m^2 for the sun.
     light.energy = spec["power"]
-    blackbody_light(light, spec["kelvin"], 1.0)
+    blackbody_light(light, spec["kelvin"])
     obj = add_object(f"light{index}", light)
     obj.location = spec["location"]
     aim(obj, spec["target"])
@@ -291,8 +292,6 @@ def cylinder_mesh(name: str, radius: float, height: float) -> bpy.types.Mesh:
 
 def blob_mesh(name: str, radius: float, height: float, ribbed: bool, seed: int) -> bpy.types.Mesh:
     """An irregular flattened stone or shell: a sphere squashed and lumped by a noise field."""
-    from mathutils import noise
-
     mesh = bpy.data.meshes.new(name)
     built = bmesh.new()
     bmesh.ops.create_uvsphere(built, u_segments=32, v_segments=16, radius=1.0)
@@ -349,12 +348,13 @@ class PieceMaker:
         self.meshes: dict[tuple[Any, ...], bpy.types.Mesh] = {}
 
     def material(self, key: str, spec: Spec) -> bpy.types.Material:
+        """The material called ``key``, made from ``spec`` the first time."""
         if key not in self.materials:
             self.materials[key] = material_from_spec(key, spec)
         return self.materials[key]
 
     def mesh(self, key: tuple[Any, ...], material_key: str, material: Spec,
-             make: Any) -> bpy.types.Mesh:
+             make: Callable[[], bpy.types.Mesh]) -> bpy.types.Mesh:
         """The mesh of ``key``, made (and given its material) the first time it is asked for."""
         if key not in self.meshes:
             mesh = make()

@@ -38,6 +38,8 @@ MM = 0.001
 PIECE_OFFSET_PITCHES = 0.2
 """Largest distance of a piece from its point, in pitches."""
 MAX_PIECES_A_SIDE = 12
+START_NAME = "start"
+"""Name of the start-position frame, the one vision calibrates on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +153,7 @@ class SetupDrawer:
                    hands: int) -> None:
         """The start frame, ``frames`` random boards and ``hands`` boards with a hand over them."""
         size = self.model.size
-        setup.frames.append(self._frame(rng, setup, "start",
+        setup.frames.append(self._frame(rng, setup, START_NAME,
                                         BoardReading.of(start_position(size)), None))
         for index in range(frames):
             setup.frames.append(self._frame(rng, setup, f"f{index:03d}",

@@ -250,7 +250,7 @@ def random_scene(
         vignetting=u(0.0, 0.2),
         shadows=shadows,
     )
-    hand = _random_hand(rng, size) if options.hand else None
+    hand = random_hand(rng, size) if options.hand else None
     return Scene(
         width=width,
         height=height,
@@ -285,7 +285,8 @@ def _random_shadow(rng: np.random.Generator, options: RenderOptions) -> Shadow:
     )
 
 
-def _random_hand(rng: np.random.Generator, size: int) -> Hand:
+def random_hand(rng: np.random.Generator, size: int) -> Hand:
+    """A hand and arm from a random image edge reaching over a random point, of any skin tone."""
     skin = SKIN_TONES[int(rng.integers(len(SKIN_TONES)))]
     sleeve = SLEEVE_COLOURS[int(rng.integers(len(SLEEVE_COLOURS)))] if rng.random() < 0.5 else None
     return Hand(

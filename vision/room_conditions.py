@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from controller.errors import SurakartaError
-from vision.render import SKIN_TONES, SLEEVE_COLOURS, Hand
+from vision.render import random_hand
 from vision.room_scene import (
     GLOSSY_PLASTIC,
     MATTE_WOOD,
@@ -231,13 +231,9 @@ def _piece_set(rng: np.random.Generator, condition: RoomCondition) -> PieceSet:
     return next(s for s in PIECE_SETS if s.name == name)
 
 
-def random_hand(rng: np.random.Generator, size: int) -> RoomHand:
+def random_room_hand(rng: np.random.Generator, size: int) -> RoomHand:
     """A hand reaching in from a random image edge, held 40-150 mm above the board."""
-    skin = SKIN_TONES[int(rng.integers(len(SKIN_TONES)))]
-    sleeve = SLEEVE_COLOURS[int(rng.integers(len(SLEEVE_COLOURS)))] if rng.random() < 0.5 else None
-    outline = Hand(edge=int(rng.integers(4)), entry=float(rng.uniform(0.15, 0.85)),
-                   reach=(float(rng.uniform(0, size - 1)), float(rng.uniform(0, size - 1))),
-                   width_pitches=float(rng.uniform(2.5, 4.0)), skin=skin, sleeve=sleeve)
+    outline = random_hand(rng, size)
     return RoomHand(outline, lift_mm=float(rng.uniform(40, 150)))
 
 
@@ -312,7 +308,7 @@ def next_frame(scene: RoomScene, rng: np.random.Generator, hand: bool = False,
         white_balance_drift=(float(rng.uniform(-balance, balance)),
                              float(rng.uniform(-balance, balance))),
     )
-    room_hand = random_hand(rng, size) if hand else None
+    room_hand = random_room_hand(rng, size) if hand else None
     layout_seed = scene.layout_seed if pieces_stay else int(rng.integers(0, 2**31))
     return replace(scene, sensor=sensor, hand=room_hand, layout_seed=layout_seed,
                    seed=int(rng.integers(0, 2**31)))

@@ -65,7 +65,7 @@ class Darkroom:
 
     def develop(self, linear: np.ndarray) -> np.ndarray:
         """The 8-bit BGR image the camera would deliver for a linear RGB render."""
-        image = np.nan_to_num(linear.astype(np.float32), nan=0.0, posinf=1e4)
+        image: np.ndarray = np.nan_to_num(linear.astype(np.float32), nan=0.0, posinf=1e4)
         if self.maps is not None:
             image = cv2.remap(image, *self.maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         image = image * self.vignette[:, :, None]
@@ -82,7 +82,7 @@ class Darkroom:
         bright = image[luminance >= np.percentile(luminance, WHITE_BALANCE_PERCENTILE)]
         means = np.maximum(bright.mean(axis=0), 1e-6)
         gains = (means.mean() / means) ** self.response.white_balance
-        return image * gains.astype(np.float32)
+        return np.asarray(image * gains.astype(np.float32))
 
     def _noisy(self, image: np.ndarray) -> np.ndarray:
         sigma = np.sqrt(self.response.shot_noise * image + self.response.read_noise ** 2)

@@ -115,7 +115,7 @@ class Generator:
 
     def write_sheet(self) -> Path:
         """The printed sheet PNG (300 dpi) and its model in the PNG's pixels, written once."""
-        sheet = self.args.out / "sheet.png"
+        sheet: Path = self.args.out / "sheet.png"
         write_sheet(self.model, sheet)
         model_json = self.model.to_json(pixels_per_mm=PNG_DPI / MM_PER_INCH)
         (self.args.out / "model.json").write_text(json.dumps(model_json, indent=1) + "\n",

@@ -126,7 +126,7 @@ def undistort(pixels: np.ndarray, camera: np.ndarray, lens: Lens) -> np.ndarray:
         slope = 1 + 3 * lens.k1 * squared + 5 * lens.k2 * squared * squared
         radius -= value / slope
     scale = np.divide(radius, target, out=np.ones_like(target), where=target > 0)
-    return distorted * scale[:, None]
+    return np.asarray(distorted * scale[:, None])
 
 
 def render_size(lens: Lens) -> tuple[int, int]:

@@ -49,6 +49,8 @@ FORMAT = "surakarta-calibration"
 VERSION = 2
 MIN_LABEL_SEPARATION = 0.3
 """Least distance between the median features of two labels (log paper-relative units)."""
+BRIGHTNESS_WEIGHT = 0.5
+"""Weight of brightness against colour when checking the start position's points."""
 PALE_CROSS = 0.3
 SHARP_CROSS = 0.8
 """Cross features of pale pieces and of bare points that tell them apart at calibration."""
@@ -289,8 +291,14 @@ def _check_start_position(features: np.ndarray, expected: np.ndarray, size: int)
             "the two piece sets look alike to the camera: use pieces that differ more in "
             "colour or brightness (for example dark against light), or more light"
         )
-    # Each point must be nearer its own label's median than any other's.
-    distances = np.linalg.norm(features[:, None, :] - medians[None, :, :], axis=2)
+    # Each point must be nearer its own label's median than any other's, in colour and cross
+    # more than in brightness: glossy pieces under a lamp differ most in how bright they are.
+    def weighed(values: np.ndarray) -> np.ndarray:
+        brightness = values[..., :3].mean(axis=-1, keepdims=True)
+        return np.concatenate([values[..., :3] - brightness, BRIGHTNESS_WEIGHT * brightness,
+                               values[..., 3:]], axis=-1)
+
+    distances = np.linalg.norm(weighed(features)[:, None, :] - weighed(medians)[None], axis=2)
     odd = distances.argmin(axis=1) != expected
     if np.any(odd):
         raise CalibrationFailed(

@@ -93,8 +93,8 @@ class ColourModel:
 def learn_colours(config: VisionConfig, features: np.ndarray, labels: np.ndarray) -> ColourModel:
     """A model from labelled features: (n, FEATURES) features and (n,) indices into :data:`LABELS`.
 
-    Means and spreads are robust (median, and the covariance of the samples nearest the
-    median), so one piece badly off its point does not widen its label for good.
+    Means are medians, so one piece badly off its point does not move its label; the
+    spread is that of every sample, since glossy pieces under a lamp vary a lot.
     """
     along = np.outer(_SHADOW_DIRECTION, _SHADOW_DIRECTION)
     middles = [np.median(features[labels == index], axis=0) for index in range(len(LABELS))]
@@ -108,9 +108,8 @@ def learn_colours(config: VisionConfig, features: np.ndarray, labels: np.ndarray
     covariances = []
     for index, label in enumerate(LABELS):
         chosen = features[labels == index]
-        distance = np.linalg.norm(chosen - middles[index], axis=1)
-        core = chosen[distance <= np.quantile(distance, 0.75)]
-        spread = np.cov(core, rowvar=False) if len(core) > 2 else np.zeros((FEATURES, FEATURES))
+        spread = np.cov(chosen, rowvar=False) if len(chosen) > 2 else np.zeros(
+            (FEATURES, FEATURES))
         cross = bare_cross if label is PointLabel.EMPTY else config.cross_floor
         floor = np.diag([config.colour_floor**2] * 3 + [cross**2])
         light = config.shadow_spread if label is PointLabel.EMPTY else config.top_light_spread

@@ -200,9 +200,10 @@ class ViewMaps:
 
 CROSS_STEPS = (0.07, 0.11, 0.15)
 """Distances from the point, pitches, at which each arm of the printed cross is sampled."""
-CROSS_ACROSS = (-0.12, -0.05, -0.025, 0.0, 0.025, 0.05, 0.12)
+CROSS_ACROSS = (-0.075, -0.035, -0.0175, 0.0, 0.0175, 0.035, 0.075)
 """Offsets across an arm, pitches: paper beside it, five places the line may be (the camera's
-pose is known to a pixel or two, the line is about a pixel wide), paper on the other side."""
+pose is known to a pixel, the line is about a pixel wide), paper on the other side. The
+paper is sampled close to the line so that a dark piece's edge is not taken for a line."""
 CROSS_FULL = 0.3
 """Contrast of the cross at which a point counts as plainly bare; the feature is the contrast
 up to this, as a share of it, so focus and resolution above it do not matter."""

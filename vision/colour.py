@@ -131,6 +131,43 @@ class Classification:
 
 def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> Classification:
     """Label every point's features with a confidence."""
+    empty = LABELS.index(PointLabel.EMPTY)
+    first = _posterior(config, model, features)
+    bare = first.labels == empty
+    sharp = bare.sum() >= 3 and bool(np.median(features[bare, 3]) >= config.sharp_cross)
+    # In a frame sharp enough to show the bare points' crosses plainly, a missing cross is
+    # strong evidence of a piece: the bare label's spread in it narrows to match.
+    result = _posterior(config, _with_bare_cross(model, config.pale_bare_cross_floor),
+                        features) if sharp else first
+    labels, confidences = result.labels, result.confidences
+    bare = labels == empty
+    # A bare point in a shadow still shows its printed cross; a dark point that shows
+    # none may be a dark piece seen badly, so it is not trusted as bare.
+    darker = features[:, :3].mean(axis=1) < -config.shadow_needs_cross
+    hidden_cross = features[:, 3] < 0.5
+    confidences[bare & darker & hidden_cross] = 0.0
+    if sharp:
+        # A "bare" point without its lines where the others show them is something else:
+        # a light piece, or a glossy one mirroring a lamp.
+        confidences[bare & (features[:, 3] < config.sharp_cross / 3)] = 0.0
+    else:
+        # Pieces the colour of the paper (white on white) are told from it only by the
+        # printed cross they cover; a frame too blurred to show the crosses cannot.
+        for label in pale_labels(config, model):
+            confidences[labels == label] = 0.0
+    return result
+
+
+def _with_bare_cross(model: ColourModel, spread: float) -> ColourModel:
+    """The model with the bare label's cross variance at most ``spread`` squared."""
+    covariances = model.covariances.copy()
+    empty = LABELS.index(PointLabel.EMPTY)
+    covariances[empty, 3, :] = covariances[empty, :, 3] = 0.0
+    covariances[empty, 3, 3] = min(float(model.covariances[empty, 3, 3]), spread**2)
+    return ColourModel(model.means, covariances)
+
+
+def _posterior(config: VisionConfig, model: ColourModel, features: np.ndarray) -> Classification:
     differences = features[:, None, :] - model.means[None, :, :]
     inverse = np.linalg.inv(model.covariances)
     squared = np.einsum("nli,lij,nlj->nl", differences, inverse, differences)
@@ -142,23 +179,6 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     outlier = np.exp(np.minimum(best[:, 0] - config.outlier_distance**2, 50.0) / 2)
     labels = weights.argmax(axis=1)
     confidences = weights.max(axis=1) / (weights.sum(axis=1) + outlier)
-    # A bare point in a shadow still shows its printed cross; a dark point that shows
-    # none may be a dark piece seen badly, so it is not trusted as bare.
-    empty = LABELS.index(PointLabel.EMPTY)
-    bare = labels == empty
-    darker = features[:, :3].mean(axis=1) < -config.shadow_needs_cross
-    hidden_cross = features[:, 3] < 0.5
-    confidences[bare & darker & hidden_cross] = 0.0
-    # When this frame shows the lines plainly on the other bare points, a "bare" point
-    # without them is something else: a light piece, or a glossy one mirroring a lamp.
-    sharp = bare.sum() >= 3 and bool(np.median(features[bare, 3]) >= config.sharp_cross)
-    if sharp:
-        confidences[bare & (features[:, 3] < config.sharp_cross / 3)] = 0.0
-    else:
-        # Pieces the colour of the paper (white on white) are told from it only by the
-        # printed cross they cover; a frame too blurred to show the crosses cannot.
-        for label in pale_labels(config, model):
-            confidences[labels == label] = 0.0
     return Classification(labels, confidences, distances)
 
 

@@ -137,26 +137,40 @@ _LOW_LAMP = LightRecipe(LightKind.LAMP, (300.0, 500.0), (150.0, 300.0), (2700.0,
                         (1.0, 1.0), (10.0, 30.0))
 _TUNGSTEN = LightRecipe(LightKind.LAMP, (300.0, 700.0), (300.0, 700.0), (2700.0, 3000.0),
                         (0.4, 1.0), (15.0, 40.0))
+# A cone of 5-9 degrees from about a metre up lights a patch 150-300 mm across: part of
+# the board, the rest left to a dim ceiling lamp.
 _SPOT = LightRecipe(LightKind.SPOT, (100.0, 500.0), (700.0, 1300.0), (3000.0, 4000.0),
-                    (1.0, 1.0), (10.0, 30.0), (10.0, 18.0))
+                    (1.0, 1.0), (10.0, 30.0), (5.0, 9.0))
 _DIM_CEILING = replace(_CEILING, power=(0.1, 0.25))
 _PENDANT = LightRecipe(LightKind.LAMP, (0.0, 80.0), (450.0, 800.0), (2700.0, 3500.0),
                        (1.0, 1.0), (20.0, 60.0))
 
 CONDITIONS: dict[str, RoomCondition] = {
+    # A plain ceiling lamp well above: the easy room.
     "ceiling": RoomCondition(lights=(_CEILING,)),
+    # Daylight from one side: cooler, a strong gradient, long soft shadows.
     "window": RoomCondition(lights=(_WINDOW,), ambient=(0.15, 0.3)),
+    # A warm lamp low at the side: long hard shadows, dim (so noisier), strong falloff.
     "low-lamp": RoomCondition(lights=(_LOW_LAMP,), ambient=(0.05, 0.15),
                               read_noise=(0.005, 0.01)),
+    # A narrow bright spot on part of the board, the rest dim.
     "spotlight": RoomCondition(lights=(_SPOT, _DIM_CEILING), ambient=(0.03, 0.1)),
+    # A lamp right above glossy pieces: glare on their tops.
     "pendant-glossy": RoomCondition(lights=(_PENDANT,), piece_sets=GLOSSY_SETS),
+    # Daylight and a tungsten lamp: two colour temperatures, two sets of shadows.
     "mixed": RoomCondition(lights=(_WINDOW, _TUNGSTEN), ambient=(0.1, 0.25)),
+    # A camera like the Pi Camera Module 3 Wide: about 100-110 degrees, barrel distortion.
     "wide-lens": RoomCondition(lights=(_CEILING,), field_of_view=(100.0, 110.0),
                                k1=(-0.35, -0.25), k2=(0.04, 0.08)),
+    # A fisheye-like webcam: about 120 degrees; over that field even a smaller k1 bends
+    # the corners as much as the wide lens's.
     "fisheye-webcam": RoomCondition(lights=(_CEILING,), field_of_view=(115.0, 125.0),
                                     k1=(-0.25, -0.15), k2=(0.01, 0.04)),
+    # A camera leaning in steeply: piece sides show, tops stand well off their points.
     "steep-tilt": RoomCondition(lights=(_CEILING,), tilt=(30.0, 40.0)),
+    # Auto exposure and white balance wandering from frame to frame.
     "drift": RoomCondition(lights=(_CEILING,), exposure_drift=0.12, white_balance_drift=0.08),
+    # White against cream pieces: the vision must refuse them.
     "look-alike": RoomCondition(lights=(_CEILING,), look_alike=True),
 }
 """Every named condition; ordinary ones draw their pieces from :data:`PIECE_SETS`."""
@@ -217,7 +231,7 @@ def _draw_light(rng: np.random.Generator, recipe: LightRecipe, middle: np.ndarra
     bearing = u(0, 2 * math.pi)
     reach = u(*recipe.distance)
     x, y = middle + reach * np.array([math.cos(bearing), math.sin(bearing)])
-    aim = middle + rng.uniform(-60, 60, 2)
+    aim = middle + rng.uniform(-80, 80, 2)
     return Light(kind=recipe.kind, position=(float(x), float(y), u(*recipe.height)),
                  kelvin=u(*recipe.kelvin), power=u(*recipe.power), radius_mm=u(*recipe.radius),
                  aim=(float(aim[0]), float(aim[1])), cone_degrees=u(*recipe.cone))

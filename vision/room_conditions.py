@@ -18,6 +18,7 @@ import numpy as np
 
 from controller.errors import SurakartaError
 from vision.render import random_hand
+from vision.room_camera import camera_geometry
 from vision.room_scene import (
     GLOSSY_PLASTIC,
     MATTE_WOOD,
@@ -245,10 +246,15 @@ def _piece_set(rng: np.random.Generator, condition: RoomCondition) -> PieceSet:
     return next(s for s in PIECE_SETS if s.name == name)
 
 
-def random_room_hand(rng: np.random.Generator, size: int) -> RoomHand:
-    """A hand reaching in from a random image edge, held 40-150 mm above the board."""
+def random_room_hand(rng: np.random.Generator, size: int, camera_height_mm: float) -> RoomHand:
+    """A hand reaching in from a random image edge, held 40-150 mm above the board.
+
+    It stays below a third of the camera's height: a hand up against a close camera's
+    lens is not how anyone moves a piece.
+    """
     outline = random_hand(rng, size)
-    return RoomHand(outline, lift_mm=float(rng.uniform(40, 150)))
+    lift = min(float(rng.uniform(40, 150)), camera_height_mm / 3)
+    return RoomHand(outline, lift_mm=lift)
 
 
 def random_room_scene(
@@ -322,7 +328,10 @@ def next_frame(scene: RoomScene, rng: np.random.Generator, hand: bool = False,
         white_balance_drift=(float(rng.uniform(-balance, balance)),
                              float(rng.uniform(-balance, balance))),
     )
-    room_hand = random_room_hand(rng, size) if hand else None
+    room_hand = None
+    if hand:
+        camera_height = -float(camera_geometry(scene.camera, size, scene.paper).centre[2])
+        room_hand = random_room_hand(rng, size, camera_height)
     layout_seed = scene.layout_seed if pieces_stay else int(rng.integers(0, 2**31))
     return replace(scene, sensor=sensor, hand=room_hand, layout_seed=layout_seed,
                    seed=int(rng.integers(0, 2**31)))

@@ -60,6 +60,7 @@ from vision.room_scene import (
     RoomScene,
     Shape,
 )
+from vision.sheet import draw_shapes, sheet_shapes
 
 SHEET_PIXELS_PER_MM = 4.0
 """Resolution of the printed sheet's texture (about twice the image's at 640x480)."""
@@ -124,8 +125,6 @@ class _Surfaces:
 @lru_cache(maxsize=4)
 def _ink_coverage(size: int, paper: Paper) -> np.ndarray:
     """Share of each texel of the sheet covered by ink, at :data:`SHEET_PIXELS_PER_MM`."""
-    from vision.sheet import draw_shapes, sheet_shapes
-
     model = board_model(size, paper)
     shape = (round(paper.height * SHEET_PIXELS_PER_MM), round(paper.width * SHEET_PIXELS_PER_MM))
     grey = np.full(shape, 255, np.uint8)
@@ -396,6 +395,7 @@ def _raster_origin(paper: Paper) -> tuple[np.ndarray, tuple[int, int]]:
 
 def _hand_layer(scene: RoomScene, model: BoardModel, geometry: CameraGeometry,
                 random: _FrameRandom) -> _HandLayer | None:
+    """The scene's hand drawn on its plane, or None without a hand."""
     if scene.hand is None:
         return None
     hand = scene.hand.outline
@@ -426,6 +426,7 @@ def _hand_layer(scene: RoomScene, model: BoardModel, geometry: CameraGeometry,
 
 def _draw_hand_layer(surfaces: _Surfaces, scene: RoomScene, geometry: CameraGeometry,
                      layer: _HandLayer) -> None:
+    """Put the hand in front of everything it covers in the picture."""
     assert scene.hand is not None
     lift = scene.hand.lift_mm
     depth, position = _plane_hits(geometry, lift)

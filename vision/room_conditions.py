@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from controller.errors import SurakartaError
+from vision.board_model import board_model
 from vision.render import random_hand
 from vision.room_camera import camera_geometry
 from vision.room_scene import (
@@ -267,9 +268,11 @@ def random_room_scene(
 ) -> RoomScene:
     """A scene for the named condition; the same generator state gives the same scene.
 
-    ``piece_offset`` (pitches) overrides the condition's largest piece offset.
+    ``size`` is the board it is for (6 or 7; raises ValueError otherwise); ``piece_offset``
+    (pitches) overrides the condition's largest piece offset.
     """
     ranges = condition_named(condition)
+    board_model(size)  # an unsupported size is refused here, not at the first render
     u = rng.uniform
     field_of_view = u(*ranges.field_of_view)
     k1, k2 = sane_lens(u(*ranges.k1), u(*ranges.k2), field_of_view, height / width)

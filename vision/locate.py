@@ -46,8 +46,12 @@ WIDER_LENS_GAIN = 0.8
 """How much better (RMS) a wider lens guess must fit the markers than the typical one."""
 LENS_FIELDS_OF_VIEW = (62.0, 80.0, 100.0, 120.0)
 """Horizontal fields of view tried for an unknown lens: camera module, webcam, wide, fisheye."""
-FOCAL_REFIT_ERROR = 0.6
-"""RMS misfit of the marker corners (pixels) above which a slanted view refits the focal length."""
+FOCAL_REFIT_ERROR = 1.0
+"""RMS misfit of the marker corners (pixels) above which the focal length is fitted again."""
+REFIT_GAIN = 0.5
+"""How much smaller the misfit must become for a refitted focal length or centre to be kept."""
+CALIBRATED_POSE = 0.04
+"""Grid corner movement (pitches) below which the board counts as where it was calibrated."""
 SAME_POSE = 0.01
 """Grid corner movement (pitches) below which a pose found again counts as unchanged."""
 LOOPS_SEEN = 0.35
@@ -207,7 +211,9 @@ def _pose_of_lens(lens: CameraModel, sheet: np.ndarray, image: np.ndarray
         refitted = camera_from_correspondences(sheet, image, camera.image_size, start=camera,
                                                solve_focal=not solve_centre, distortion_terms=0,
                                                solve_centre=solve_centre)
-        if refitted is not None and refitted[1] < error:
+        # Only a clear gain: marker corners are noisy, and the calibrated lens was fitted to
+        # hundreds of points on the printed lines.
+        if refitted is not None and refitted[1] < REFIT_GAIN * error:
             camera, error = refitted[0], refitted[1]
         if error <= FOCAL_REFIT_ERROR:
             break
@@ -280,6 +286,7 @@ class BoardLocator:
         self._config = config
         self._model = model
         self._lens = camera
+        self._calibrated = camera
         self._fixed = fixed and camera is not None
         self._camera: CameraModel | None = camera if self._fixed else None
         self._patches: dict[int, _MarkerPatch] = {}
@@ -321,7 +328,12 @@ class BoardLocator:
             # camera's own: keep it, so later detections need not fit it again.
             self._lens = camera
         moved = self._camera is not None and self._has_moved(camera, self._camera)
-        if self._last is not None and not self._has_moved(camera, self._last, SAME_POSE):
+        if self._calibrated is not None and not self._has_moved(camera, self._calibrated,
+                                                                CALIBRATED_POSE):
+            # The board is where it was at calibration: that pose was fitted to the printed
+            # lines as well as the markers, and is the more exact.
+            camera = self._calibrated
+        elif self._last is not None and not self._has_moved(camera, self._last, SAME_POSE):
             camera = self._last
         self._last = camera
         self._remember(frame, camera, {marker: found[marker] for marker in used})

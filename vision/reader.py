@@ -25,7 +25,15 @@ from controller.geometry import Point
 from controller.reading import BoardReading
 from vision.calibrate import Calibration
 from vision.camera import CameraModel
-from vision.colour import LABELS, ColourModel, PointLabel, adapt, classify, piece_share
+from vision.colour import (
+    LABELS,
+    ColourModel,
+    PointLabel,
+    adapt,
+    classify,
+    pale_labels,
+    piece_share,
+)
 from vision.config import VisionConfig
 from vision.errors import BadImage
 from vision.locate import BoardLocator, LocationStatus
@@ -140,6 +148,7 @@ class BoardReader:
         # A piece set down off its point covers part of this one: never read it as bare.
         covered = piece_share(self.config, self.colours, samples.disc_relative)
         unsure |= (result.labels == _EMPTY) & (covered > self.config.bare_piece_share)
+        unsure |= self._unconfirmed_pale(result.labels, samples.features[:, 3])
         reading = None
         status = ReadStatus.OCCLUDED
         if paper.is_clear and not unsure.any():
@@ -164,6 +173,20 @@ class BoardReader:
             paper_clear=paper.is_clear,
             markers_seen=location.markers_seen,
         )
+
+    def _unconfirmed_pale(self, labels: np.ndarray, cross: np.ndarray) -> np.ndarray:
+        """Pale pieces (the paper's colour) with no bare point round them showing its cross.
+
+        Such a piece is told from bare paper only by the cross it hides; if no point round
+        it shows a cross plainly, the camera may be a little off there, and a bare point
+        would look the same.
+        """
+        pale = np.isin(labels, pale_labels(self.config, self.colours))
+        if not pale.any():
+            return pale
+        plain = np.append((labels == _EMPTY) & (cross >= self.config.sharp_cross), False)
+        result: np.ndarray = pale & ~plain[self._layout.point_neighbours].any(axis=1)
+        return result
 
     def _view_maps(self, camera: CameraModel) -> ViewMaps:
         # The tables depend on the pose only: a steady camera reuses them.

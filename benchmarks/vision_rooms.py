@@ -145,7 +145,10 @@ def timed_render(board: BoardReading, scene: RoomScene, tally: ConditionTally) -
 def rendered_setups(args: argparse.Namespace, conditions: list[str],
                     tallies: dict[str, ConditionTally]) -> Iterator[Setup]:
     """Setups drawn and rendered by the room renderer (written out with ``--write``)."""
-    for index, name in enumerate(conditions):
+    for name in conditions:
+        # Seeded by the condition's place in the table, so a condition's setups are the
+        # same whichever others are run with it.
+        index = list(CONDITIONS).index(name)
         for number in range(args.setups):
             rng = np.random.default_rng([args.seed, index, number])
             scene = random_room_scene(rng, name, SIZE, piece_offset=START_OFFSET_PITCHES)
@@ -360,8 +363,10 @@ def parse_arguments() -> argparse.Namespace:
     source.add_argument("--write", type=Path, help="also write every setup to this folder")
     source.add_argument("--renders", type=Path, help="evaluate this folder instead")
     args = parser.parse_args()
-    args.setups = args.setups or (5 if args.quick else 20)
-    args.moves = args.moves or (10 if args.quick else 20)
+    if args.setups is None:
+        args.setups = 5 if args.quick else 20
+    if args.moves is None:
+        args.moves = 10 if args.quick else 20
     names = args.conditions.split(",") if args.conditions else list(CONDITIONS)
     unknown = [n for n in names if n not in CONDITIONS and args.renders is None]
     if unknown:

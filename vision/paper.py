@@ -57,13 +57,17 @@ class PaperCheck:
 
 def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamples,
                 occupied: np.ndarray | None = None,
-                cover: np.ndarray | None = None) -> PaperCheck:
+                cover: np.ndarray | None = None,
+                piece_colours: np.ndarray | None = None) -> PaperCheck:
     """Judge every paper sample against the board's paper as a whole.
 
     ``occupied`` (points,) says which points hold a piece; samples next to one are
     allowed its shadow, and with ``cover`` (see ``vision.sampling.piece_cover``) the
     part of a sample such a piece hides from the camera is left out. A sample hidden
-    almost whole is not judged at all.
+    almost whole is not judged at all. ``piece_colours`` (labels, 3) are the pieces'
+    log colours relative to the paper: what is left of a sample is paper or shadow, never
+    a piece's top, so a sample whose colour leans towards a coloured piece set's is
+    something else (a hand the colour of light wood over the pieces, say).
     """
     colours, spread, usable = samples.paper_colours, samples.paper_spread, None
     near = np.zeros(len(colours), bool)
@@ -81,7 +85,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     # light (a blue sky beside a warm lamp), so it has another colour.
     clean = judged & ~near
     lit = judged & (brightness >= np.quantile(brightness[judged], 0.6))
-    chroma_error = np.linalg.norm(chroma - np.median(chroma[lit], axis=0), axis=1)
+    offset = chroma - np.median(chroma[lit], axis=0)
+    chroma_error = np.linalg.norm(offset, axis=1)
     brightness_error = brightness - _smooth_field(layout, brightness, clean, judged)
     hue = np.where(near, config.shadow_chroma_tolerance, config.paper_chroma_tolerance)
     dark = np.where(near, config.near_piece_dark_tolerance, config.paper_dark_tolerance)
@@ -91,8 +96,25 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
         | (brightness_error < -dark)
         | (brightness_error > config.paper_bright_tolerance)
         | (spread > texture)
+        | _leans_to_pieces(config, offset, piece_colours)
     ) & judged
     return PaperCheck(covered, chroma_error, brightness_error)
+
+
+def _leans_to_pieces(config: VisionConfig, offset: np.ndarray,
+                     piece_colours: np.ndarray | None) -> np.ndarray:
+    """Samples whose colour (chroma off the paper's) is nearer a coloured piece set's."""
+    leaning = np.zeros(len(offset), bool)
+    if piece_colours is None:
+        return leaning
+    error = np.linalg.norm(offset, axis=1)
+    for colour in piece_colours:
+        hue = colour - colour.mean()
+        if np.linalg.norm(hue) < config.coloured_piece:
+            continue  # black, grey or white pieces: their colour is the paper's and shadow's
+        leaning |= (error > config.paper_chroma_tolerance / 2) & (
+            np.linalg.norm(offset - hue, axis=1) < error)
+    return leaning
 
 
 def _visible_stats(values: np.ndarray, visible: np.ndarray

@@ -142,8 +142,9 @@ class BoardReader:
         samples = sample_board(self._layout, frame, maps)
         result = classify(self.config, self.colours, samples.features)
         labels = tuple(LABELS[i] for i in result.labels)
+        pieces = self.colours.means[[i for i in range(len(LABELS)) if i != _EMPTY], :3]
         paper = check_paper(self.config, self._layout, samples, result.labels != _EMPTY,
-                            maps.cover)
+                            maps.cover, pieces)
         unsure = result.confidences < self.config.confident
         # A piece set down off its point covers part of this one: never read it as bare.
         covered = piece_share(self.config, self.colours, samples.disc_relative)

@@ -198,11 +198,19 @@ def piece_share(config: VisionConfig, model: ColourModel, pixels: np.ndarray) ->
     """
     means = model.means[:, :3]
     noise = np.eye(3) * config.pixel_noise**2
-    inverse = np.linalg.inv(model.covariances[:, :3, :3] + noise)
+    covariances = model.covariances[:, :3, :3] + noise
+    # A single pixel of a shadow's edge can be darker than the points' medians ever are.
+    shadow = _SHADOW_DIRECTION[:3]
+    covariances[LABELS.index(PointLabel.EMPTY)] += config.pixel_shadow_spread**2 * np.outer(
+        shadow, shadow)
+    inverse = np.linalg.inv(covariances)
     differences = pixels[:, :, None, :] - means[None, None, :, :]
     squared = np.einsum("pkli,lij,pklj->pkl", differences, inverse, differences)
     nearest = squared.argmin(axis=2)
-    result: np.ndarray = (nearest != LABELS.index(PointLabel.EMPTY)).mean(axis=1)
+    # A pale piece's pixels look like paper's: only the coloured and dark sets count.
+    telling = [i for i in range(len(LABELS))
+               if i != LABELS.index(PointLabel.EMPTY) and i not in pale_labels(config, model)]
+    result: np.ndarray = np.isin(nearest, telling).mean(axis=1)
     return result
 
 

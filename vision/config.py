@@ -58,6 +58,8 @@ class VisionConfig:
     points only by the printed cross it covers."""
     pixel_noise: float = 0.15
     """Extra spread of single pixels' colours over the points' medians (noise, JPEG)."""
+    pixel_shadow_spread: float = 0.5
+    """Extra spread of single bare pixels along the shadow direction (a shadow's core)."""
     bare_piece_share: float = 0.25
     """Most of a bare point's sample that may look like a piece; more is a piece set down
     partly over the point, and the point is doubtful."""

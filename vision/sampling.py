@@ -321,8 +321,8 @@ class BoardSamples:
     features: np.ndarray
     """(points, 4) the classifier's features: ``relative`` and ``cross``."""
     disc_relative: np.ndarray
-    """(points, pixels, 3) ``relative`` of every pixel of each point's sample, to tell a
-    piece that covers part of a point (set down off it) from bare paper."""
+    """(points, pixels, 3) ``relative`` of every pixel of each point's sample on the paper
+    plane, to tell a piece that covers part of a point (set down off it) from bare paper."""
     paper_values: np.ndarray
     """(cells, m, 3) BGR of every pixel of each paper sample."""
 
@@ -345,7 +345,10 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps) -> B
     reference = np.take_along_axis(around, order[..., None], axis=1).mean(axis=1)
     reference = np.maximum(reference, 1.0)
     relative = np.log(np.maximum(point_colours, 1.0) / reference)
-    disc_relative = np.log(np.maximum(discs, 1.0) / reference[:, None, :])
+    # On the paper plane the printed lines lie in the band the samples leave out; on the
+    # tops' plane a slanted camera shows them shifted into the sample.
+    flat = paper_view.reshape(-1, 3).astype(np.float32)[layout.point_pixels]
+    disc_relative = np.log(np.maximum(flat, 1.0) / reference[:, None, :])
     cross = cross_contrast(remap(frame, maps.cross), layout.point_arms)
     feature = np.minimum(np.maximum(cross, 0.0), CROSS_FULL) / CROSS_FULL
     return BoardSamples(point_colours, paper_colours, paper_spread, relative, cross,

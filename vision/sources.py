@@ -6,16 +6,21 @@ instead, so the firmware can tell "finished" from "broken" and reopen the camera
 ``close()`` releases the device. Sources are context managers.
 
 picamera2 exists only on a Raspberry Pi, so it is imported inside :class:`PiCamera`
-alone; anywhere else that class fails with a clear error and the rest works.
+alone; anywhere else that class fails with a clear error and the rest works. A
+camera stack that cannot be imported at all (picamera2 missing, or built for
+another numpy than the one this Python loads) is :class:`CameraStackBroken`: no
+retry fixes it, so the board stops instead of retrying.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import Protocol, Self, runtime_checkable
+from typing import Any, Protocol, Self, runtime_checkable
 
 import cv2
 import numpy as np
@@ -93,33 +98,114 @@ class OpenCVCapture(_Closing):
         self._capture.release()
 
 
+PI_CONSTRAINTS = "pi-constraints.txt"
+"""The repository's file of versions that keep the Pi's apt camera stack importable."""
+
+_NUMPY_MISMATCH_SIGNS = (
+    "numpy.dtype size changed",
+    "compiled using numpy 1.x",
+    "_array_api not found",
+    "numpy.core.multiarray failed to import",
+    "numpy.core._multiarray_umath failed to import",
+)
+"""What an extension module built for another numpy says when it is imported."""
+
+
+class CameraStackBroken(CameraUnavailable):
+    """The Pi camera's software (picamera2, libcamera) cannot even be imported.
+
+    Unlike a camera that is unplugged or busy, this fails the same way on every
+    start: reinstalling fixes it, retrying does not.
+    """
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _stack_error(error: Exception) -> CameraStackBroken:
+    """The one line that says why picamera2 did not import and what fixes it."""
+    if isinstance(error, ModuleNotFoundError) and error.name is not None:
+        return CameraStackBroken(
+            f"the Pi camera needs {error.name.split('.')[0]}, which this Python cannot see: "
+            "sudo apt install python3-picamera2, in a venv made with "
+            "python3 -m venv --system-site-packages"
+        )
+    if any(sign in str(error).lower() for sign in _NUMPY_MISMATCH_SIGNS):
+        return CameraStackBroken(
+            f"the Pi camera's picamera2 is built for the Pi's own numpy, not numpy "
+            f"{np.__version__} from {str(Path(np.__file__).parent)!r}: reinstall with "
+            f"pip install -e '.[pi]' -c {PI_CONSTRAINTS} ({_first_line(error)})"
+        )
+    return CameraStackBroken(
+        f"the Pi camera's picamera2 cannot be imported: {_first_line(error)} "
+        "(see: python3 -c 'import picamera2'; sudo apt install --reinstall python3-picamera2)"
+    )
+
+
 class PiCamera(_Closing):
     """The Raspberry Pi camera through picamera2 (only available on the Pi)."""
 
     def __init__(self, width: int = 640, height: int = 480) -> None:
+        picamera2 = self.load_stack()
         try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]
-        except ImportError:
-            raise CameraUnavailable(
-                "the Pi camera needs picamera2: sudo apt install python3-picamera2"
-            ) from None
-        try:
-            self._camera = Picamera2()
+            self._camera = picamera2()
             # libcamera's "RGB888" is stored blue first: exactly OpenCV's BGR.
             config = self._camera.create_video_configuration(
                 main={"size": (width, height), "format": "RGB888"}
             )
             self._camera.configure(config)
             self._camera.start()
-        except Exception as error:  # picamera2 raises plain RuntimeErrors and OSErrors
-            raise CameraUnavailable(f"cannot start the Pi camera: {error}") from None
+        except Exception as error:  # picamera2 raises RuntimeError, OSError, IndexError...
+            raise CameraUnavailable(
+                f"cannot start the Pi camera: {_first_line(error)} (is it connected, and not "
+                "used by another program? see: rpicam-hello --list-cameras)"
+            ) from None
+
+    @staticmethod
+    def load_stack() -> Any:
+        """picamera2's ``Picamera2`` class; raises CameraStackBroken when it cannot be imported.
+
+        Any failure counts: a missing module, an extension built for another numpy
+        (a ValueError or ImportError), libcamera's own RuntimeError.
+        """
+        # numpy prints a long traceback of its own for an extension built for numpy 1.x;
+        # the one line of CameraStackBroken says it better.
+        with contextlib.redirect_stderr(io.StringIO()):
+            try:
+                from picamera2 import Picamera2  # type: ignore[import-not-found]
+            except Exception as error:
+                raise _stack_error(error) from None
+        return Picamera2
+
+    @classmethod
+    def describe(cls) -> str:
+        """The cameras picamera2 finds, without opening one (a running board keeps working).
+
+        Raises CameraStackBroken when picamera2 cannot be imported, CameraUnavailable
+        when it finds no camera.
+        """
+        picamera2 = cls.load_stack()
+        try:
+            cameras = picamera2.global_camera_info()
+        except Exception as error:
+            raise CameraUnavailable(
+                f"cannot list the Pi cameras: {_first_line(error)}"
+            ) from None
+        if not cameras:
+            raise CameraUnavailable(
+                "no Pi camera found: check its ribbon cable (see: rpicam-hello --list-cameras)"
+            )
+        models = ", ".join(str(camera.get("Model", "unknown")) for camera in cameras)
+        return f"Pi camera {models} (picamera2 with numpy {np.__version__})"
 
     def read(self) -> np.ndarray | None:
         """The next frame; CameraLost when the camera stops."""
         try:
             frame = self._camera.capture_array("main")
         except Exception as error:
-            raise CameraLost(f"the Pi camera stopped: {error}") from None
+            raise CameraLost(f"the Pi camera stopped: {_first_line(error)}") from None
         return np.ascontiguousarray(frame[:, :, :3])
 
     def close(self) -> None:

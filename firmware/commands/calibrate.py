@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from firmware.commands import writing
+
 NAME = "calibrate"
 HELP = "learn the board location and piece colours from an image of the start position"
 
@@ -51,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
         # Printed so the same corners can be given again with --corners, without a window.
         print("corners: " + ",".join(f"{v:.1f}" for corner in corners for v in corner))
     calibration = calibrate(VisionConfig(), image, corners, args.size)
-    save_calibration(calibration, args.out)
+    with writing(args.out):
+        save_calibration(calibration, args.out)
     how = "markers" if calibration.uses_markers else "corners"
     camera = calibration.camera
     print(f"calibrated {calibration.size}x{calibration.size} board ({how}): wrote {args.out}")

@@ -9,6 +9,8 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+from firmware.commands import writing
+from firmware.commands.run import EXIT_CAMERA_STACK
 from firmware.config import check_config
 
 NAME = "install-service"
@@ -42,7 +44,9 @@ def unit_text(config: Path) -> str:
     """The unit file for this Python and this config."""
     template = resources.files("firmware").joinpath("data", UNIT_NAME).read_text()
     return template.format(
-        executable=systemd_word(sys.executable), config=systemd_word(str(config))
+        executable=systemd_word(sys.executable),
+        config=systemd_word(str(config)),
+        camera_stack_status=EXIT_CAMERA_STACK,
     )
 
 
@@ -51,9 +55,9 @@ def run(args: argparse.Namespace) -> int:
     problems = check_config(config)
     if problems:
         raise ValueError(f"{config}: {problems[0]} (see: surakarta run --config {config} --check)")
-    args.unit_dir.mkdir(parents=True, exist_ok=True)
     unit = args.unit_dir / UNIT_NAME
-    unit.write_text(unit_text(config))
+    with writing(unit):
+        unit.write_text(unit_text(config))
     print(f"wrote {unit}")
     commands = [
         ["systemctl", "--user", "daemon-reload"],

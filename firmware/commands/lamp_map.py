@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
+from firmware.commands import writing
 from hardware.chain import Chain
 from hardware.config import HardwareConfig, load_hardware_file
 from hardware.lamp_map import lamp_map_svg
@@ -30,7 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         help="mm between points (default: the printed sheet's pitch for the size and paper)",
     )
-    parser.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
+    parser.add_argument(
+        "--output", "-o", type=Path, metavar="FILE", help="write to FILE instead of stdout"
+    )
 
 
 def sheet_pitch(size: int, paper: str) -> float:
@@ -56,6 +60,6 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(svg)
     else:
-        with open(args.output, "w", encoding="utf-8") as file:
-            file.write(svg)
+        with writing(args.output):
+            args.output.write_text(svg, encoding="utf-8")
     return 0

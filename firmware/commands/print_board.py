@@ -6,6 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
+from firmware.commands import writing
+
 NAME = "print-board"
 HELP = "draw the board with its markers to print: PNG (300 dpi), SVG or PDF by the file suffix"
 
@@ -27,10 +29,12 @@ def run(args: argparse.Namespace) -> int:
     from vision.sheet import MM_PER_INCH, PNG_DPI, write_sheet
 
     model = board_model(args.size, parse_paper(args.paper))
-    write_sheet(model, args.out)
+    with writing(args.out):
+        write_sheet(model, args.out)
     if args.model is not None:
         data = model.to_json(pixels_per_mm=PNG_DPI / MM_PER_INCH)
-        args.model.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        with writing(args.model):
+            args.model.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.out} ({model.size}x{model.size} board, pitch {model.pitch:g} mm, "
           f"{args.paper.upper()})")
     return 0

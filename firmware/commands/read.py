@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from controller.errors import SurakartaError
+from firmware.commands import make_folder_for
 
 if TYPE_CHECKING:
     import numpy as np
@@ -22,7 +23,7 @@ DEBUG_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 
 class BadDebugPath(SurakartaError, ValueError):
-    """A ``--debug`` path with no writable image format or in a folder that does not exist."""
+    """A ``--debug`` path with no image format OpenCV writes."""
 
 
 class DebugImageNotWritten(SurakartaError, OSError):
@@ -44,7 +45,7 @@ def _debug_path(debug: Path, index: int, count: int) -> Path:
 
 
 def check_debug_path(debug: Path) -> None:
-    """Raise BadDebugPath unless images can go to ``debug``.
+    """Raise BadDebugPath unless images can go to ``debug``; its folder is created.
 
     Checked before any image is read, so that a typing mistake costs no reading
     and OpenCV never gets the chance to fail halfway through a batch.
@@ -54,8 +55,7 @@ def check_debug_path(debug: Path) -> None:
             f"invalid debug image: {str(debug)!r} (expected a name ending in "
             f"{', '.join(DEBUG_SUFFIXES)})"
         )
-    if not debug.parent.is_dir():
-        raise BadDebugPath(f"invalid debug image: {str(debug)!r} (no such folder)")
+    make_folder_for(debug)
 
 
 def write_debug_image(target: Path, picture: np.ndarray) -> None:

@@ -14,6 +14,14 @@ NAME = "run"
 HELP = "run the board (with no --config: the simulator window on a PC)"
 
 EXIT_INVALID_CONFIG = 2
+EXIT_NO_CAMERA = 1
+"""``--check``: the config is valid but its camera is not found."""
+EXIT_CAMERA_STACK = 78
+"""The camera's software cannot load: a restart cannot fix it (sysexits' EX_CONFIG).
+
+The service's unit lists it in ``RestartPreventExitStatus=``, so systemd stops
+instead of restarting the board every few seconds.
+"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _check(path: Path) -> int:
-    from firmware.config import check_config
+    from firmware.config import check_config, load_config
 
     problems = check_config(path)
     for problem in problems:
@@ -33,13 +41,47 @@ def _check(path: Path) -> int:
     if problems:
         return EXIT_INVALID_CONFIG
     print(f"{path}: valid")
+    if load_config(path).camera.source == "picamera":
+        return _check_pi_camera()
+    return 0
+
+
+def _check_pi_camera() -> int:
+    """Whether the Pi camera can be used, without opening it (a running board keeps it)."""
+    from vision.errors import CameraUnavailable
+    from vision.sources import CameraStackBroken, PiCamera
+
+    try:
+        print(f"camera: {PiCamera.describe()}: usable")
+    except CameraStackBroken as error:
+        print(f"camera: {error}", file=sys.stderr)
+        return EXIT_CAMERA_STACK
+    except CameraUnavailable as error:
+        print(f"camera: {error}", file=sys.stderr)
+        return EXIT_NO_CAMERA
+    return 0
+
+
+def _load_pi_camera_stack() -> int:
+    """0 when the Pi camera's software imports; else says why and gives the status for it.
+
+    Checked before the board starts: the board retries a camera that fails to open,
+    which helps an unplugged or busy camera but never a broken install.
+    """
+    from vision.sources import CameraStackBroken, PiCamera
+
+    try:
+        PiCamera.load_stack()
+    except CameraStackBroken as error:
+        print(f"surakarta run: {error}", file=sys.stderr)
+        return EXIT_CAMERA_STACK
     return 0
 
 
 def _window(args: argparse.Namespace) -> int:
     from firmware.simulator import run_window
 
-    return run_window(simulator.options_from(args))
+    return run_window(simulator.window_options(args))
 
 
 def _board(args: argparse.Namespace) -> int:
@@ -47,6 +89,8 @@ def _board(args: argparse.Namespace) -> int:
     from firmware.config import load_config
 
     config = load_config(args.config)
+    if config.camera.source == "picamera" and (status := _load_pi_camera_stack()):
+        return status
     pin_factory = None
     if config.hardware is None:
         from gpiozero.pins.mock import MockFactory, MockPWMPin

@@ -2,8 +2,10 @@
 
 Lamps light one at a time in chain order with their names on the terminal, so a
 builder sees at once a lamp that is dark or in the wrong place. Then each button
-is asked for in turn. Off a Raspberry Pi (or with ``--mock``) the same steps run
-on gpiozero's mock pins: nothing lights, presses are simulated, nothing waits.
+is asked for in turn. Off a Raspberry Pi (or with ``--mock``, or with gpiozero's
+mock factory chosen by ``GPIOZERO_PIN_FACTORY=mock``) the same steps run on mock
+pins that can do PWM, as the tonal buzzer needs: nothing lights, presses are
+simulated, nothing waits.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from gpiozero import Device
 from gpiozero.exc import BadPinFactory, GPIOZeroError
+from gpiozero.pins.mock import MockFactory
 
 from hardware.build import Hardware, build_hardware
 from hardware.buttons import ButtonName
@@ -56,7 +59,16 @@ def _open(config: HardwareConfig, pin_factory: Any, on_press: Any, mock: bool) -
     except BadPinFactory:
         raise
     except GPIOZeroError as error:
-        raise HardwareError(f"cannot open the pins: {error}") from None
+        raise HardwareError(f"cannot open the pins: {gpio_error_text(error)}") from None
+
+
+def gpio_error_text(error: GPIOZeroError) -> str:
+    """gpiozero's message, or its error's description when it gave none (PinPWMUnsupported)."""
+    text = str(error).strip()
+    if text:
+        return text
+    description = (type(error).__doc__ or type(error).__name__).strip().splitlines()[0]
+    return description[0].lower() + description[1:]
 
 
 def _lamp_places(config: HardwareConfig) -> dict[str, str]:
@@ -148,6 +160,13 @@ def run(args: argparse.Namespace) -> int:
                 Device.ensure_pin_factory()
         except BadPinFactory:
             print("no GPIO pins found (not a Raspberry Pi?): using mock pins, nothing will light")
+            args.mock = True
+        if isinstance(Device.pin_factory, MockFactory):
+            # gpiozero's own mock pins have no PWM unless asked (GPIOZERO_MOCK_PIN_CLASS),
+            # and nobody can press a mock button: the --mock run serves both.
+            print("gpiozero's mock pin factory is chosen (GPIOZERO_PIN_FACTORY): using mock pins")
+            Device.pin_factory.close()
+            Device.pin_factory = None
             args.mock = True
     if args.mock:
         print("mock pins: presses are simulated and nothing waits")

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from firmware.commands import writing
 from firmware.scenario import parse_scenario
 
 NAME = "simulate"
@@ -33,7 +34,10 @@ def run(args: argparse.Namespace) -> int:
     steps = parse_scenario(text)
     if args.fps <= 0:
         raise ValueError(f"invalid --fps: {args.fps!r} (expected more than 0)")
-    out: TextIO | None = args.events.open("w", encoding="utf-8") if args.events else None
+    out: TextIO | None = None
+    if args.events is not None:
+        with writing(args.events):
+            out = args.events.open("w", encoding="utf-8")
 
     def write(record: dict[str, Any]) -> None:
         line = json.dumps(record)

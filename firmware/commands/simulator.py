@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from firmware.commands import make_folder_for
+
 if TYPE_CHECKING:
     from firmware.simulator import WindowOptions
 
@@ -53,4 +55,12 @@ def run(args: argparse.Namespace) -> int:
     # Imported here: pygame, OpenCV and the mock pins load only for this command.
     from firmware.simulator import run_window
 
-    return run_window(options_from(args))
+    return run_window(window_options(args))
+
+
+def window_options(args: argparse.Namespace) -> WindowOptions:
+    """``options_from(args)``, with the screenshot's folder made before the window opens
+    (a session is not played through only to find nowhere to save it)."""
+    if args.screenshot is not None:
+        make_folder_for(args.screenshot)
+    return options_from(args)

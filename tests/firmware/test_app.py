@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import queue
 import signal
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 import pytest
@@ -110,6 +112,48 @@ def test_resumes_the_journaled_game(tmp_path: Path) -> None:
         app.close()
 
 
+class StderrWatch:
+    """The stderr of a process, read by a thread so a process gone silent cannot hang a test."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        assert process.stderr is not None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self.seen: list[str] = []
+        self._reader = threading.Thread(target=self._pump, args=(process.stderr,), daemon=True)
+        self._reader.start()
+
+    def _pump(self, stream: IO[str]) -> None:
+        for line in stream:
+            self._lines.put(line)
+        self._lines.put(None)  # the process closed its stderr: it has ended
+
+    def wait_for(self, wanted: str, seconds: float) -> None:
+        """Read until a line contains ``wanted``; AssertionError after ``seconds`` or at the end."""
+        deadline = time.monotonic() + seconds
+        while not any(wanted in line for line in self.seen):
+            try:
+                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no {wanted!r} within {seconds} s: {self.text()}") from None
+            if line is None:
+                raise AssertionError(f"the process ended before {wanted!r}: {self.text()}")
+            self.seen.append(line)
+
+    def text(self) -> str:
+        """Everything read so far."""
+        return "".join(self.seen)
+
+
+def kill_group(process: subprocess.Popen[str]) -> None:
+    """Kill the process and anything it started, then reap it (it leads its own group).
+
+    The group goes even when the process has ended: a child it left would still be in it.
+    """
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=30)
+
+
 def test_sigterm_stops_the_board_cleanly(tmp_path: Path) -> None:
     config = tmp_path / "board.toml"
     config.write_text('[camera]\nsource = "synthetic"\n[journal]\npath = "journal.json"\n')
@@ -117,16 +161,16 @@ def test_sigterm_stops_the_board_cleanly(tmp_path: Path) -> None:
         [sys.executable, "-m", "firmware.cli", "run", "--config", str(config)],
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # its own process group, so that all of it can be killed
     )
-    assert process.stderr is not None
-    deadline = time.monotonic() + 60
-    for line in process.stderr:
-        if "board ready" in line:
-            break
-        assert time.monotonic() < deadline
-    process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=30) == 0
-    assert "stopping (signal 15)" in process.stderr.read()
+    try:
+        stderr = StderrWatch(process)
+        stderr.wait_for("board ready", seconds=120)
+        process.send_signal(signal.SIGTERM)
+        stderr.wait_for("stopping (signal 15)", seconds=60)
+        assert process.wait(timeout=60) == 0
+    finally:
+        kill_group(process)
 
 
 def test_stopping_leaves_every_lamp_dark(tmp_path: Path) -> None:

@@ -165,8 +165,6 @@ def run(args: argparse.Namespace) -> int:
             # gpiozero's own mock pins have no PWM unless asked (GPIOZERO_MOCK_PIN_CLASS),
             # and nobody can press a mock button: the --mock run serves both.
             print("gpiozero's mock pin factory is chosen (GPIOZERO_PIN_FACTORY): using mock pins")
-            Device.pin_factory.close()
-            Device.pin_factory = None
             args.mock = True
     if args.mock:
         print("mock pins: presses are simulated and nothing waits")

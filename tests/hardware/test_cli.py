@@ -142,6 +142,25 @@ def test_selftest_on_mock_pins_lights_every_lamp_and_gets_every_button(
     assert "mock pins" in out
 
 
+def test_selftest_with_gpiozero_mock_pins_from_the_environment(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As in: GPIOZERO_PIN_FACTORY=mock surakarta selftest (the tonal buzzer needs PWM,
+    # which gpiozero's default mock pin lacks).
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    saved = Device.pin_factory
+    Device.pin_factory = None  # so that gpiozero picks its factory from the environment
+    try:
+        status, out, err = run(capsys, "selftest", "--button-timeout", "0")
+    finally:
+        if Device.pin_factory is not None:
+            Device.pin_factory.close()
+        Device.pin_factory = saved
+    assert (status, err) == (0, "")
+    assert "sound: game-over" in out.splitlines()
+    assert "selftest: done (mock pins" in out
+
+
 def test_selftest_names_ws2812_lamps_by_their_place_on_the_strip(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import sys
+import tomllib
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from packaging.requirements import Requirement
+from packaging.version import Version
 
 from controller.position import start_position
 from controller.reading import BoardReading
@@ -16,6 +19,8 @@ from vision.errors import BadImage, CameraUnavailable
 from vision.reader import BoardReader
 from vision.render import Scene, render
 from vision.sources import (
+    PI_CONSTRAINTS,
+    CameraStackBroken,
     FrameSource,
     ImageFolder,
     OpenCVCapture,
@@ -90,3 +95,102 @@ def test_pi_camera_off_the_pi_says_how_to_install_it(monkeypatch: pytest.MonkeyP
     monkeypatch.setitem(sys.modules, "picamera2", None)  # as if it were not installed
     with pytest.raises(CameraUnavailable, match=r"sudo apt install python3-picamera2"):
         PiCamera()
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PI_NUMPY = Version("1.24.2")
+"""The numpy Raspberry Pi OS bookworm ships, which its apt camera stack is compiled against."""
+
+
+def pi_pins() -> dict[str, Version]:
+    """The exact versions the Pi install's constraints file gives, by package name."""
+    pins = {}
+    for line in (ROOT / PI_CONSTRAINTS).read_text().splitlines():
+        if line.split("#")[0].strip():
+            requirement = Requirement(line.split("#")[0])
+            (specifier,) = requirement.specifier
+            assert specifier.operator == "==", f"not an exact version: {line!r}"
+            pins[requirement.name] = Version(specifier.version)
+    return pins
+
+
+def pi_requirements() -> list[Requirement]:
+    """What ``pip install -e '.[pi]'`` asks for."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return [Requirement(text) for text in
+            project["dependencies"] + project["optional-dependencies"]["pi"]]
+
+
+def test_the_pi_constraints_are_ones_the_project_accepts() -> None:
+    pins = pi_pins()
+    assert {"numpy", "opencv-python-headless"} <= pins.keys()
+    for requirement in pi_requirements():
+        if requirement.name in pins:
+            assert pins[requirement.name] in requirement.specifier, (
+                f"{PI_CONSTRAINTS} pins {requirement.name} {pins[requirement.name]}, "
+                f"pyproject.toml asks for {requirement}"
+            )
+
+
+def test_the_pi_numpy_keeps_the_binary_interface_of_the_pi_camera_stack() -> None:
+    numpy_pin = pi_pins()["numpy"]
+    # An extension built for numpy 1.x runs on a later 1.x, never on 2.x or an older one.
+    assert numpy_pin.major == PI_NUMPY.major and numpy_pin >= PI_NUMPY
+    # OpenCV 4.12 was the first OpenCV wheel to require numpy 2.
+    assert pi_pins()["opencv-python-headless"] < Version("4.12")
+
+
+def install_picamera2_stand_in(folder: Path, monkeypatch: pytest.MonkeyPatch,
+                               built_for: Version) -> None:
+    """A picamera2 whose import fails as the real one does under another numpy major."""
+    package = folder / "picamera2"
+    package.mkdir()
+    (package / "__init__.py").write_text(f"""
+import numpy
+
+if int(numpy.__version__.split(".")[0]) != {built_for.major}:
+    raise ValueError("numpy.dtype size changed, may indicate binary incompatibility. "
+                     "Expected 96 from C header, got 88 from PyObject")
+
+
+class Picamera2:
+    @staticmethod
+    def global_camera_info():
+        return [{{"Model": "imx708", "Num": 0}}]
+""")
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+
+
+def test_pi_camera_on_the_numpy_its_stack_was_built_for(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    install_picamera2_stand_in(tmp_path, monkeypatch, Version(np.__version__))
+    assert PiCamera.describe() == f"Pi camera imx708 (picamera2 with numpy {np.__version__})"
+
+
+def test_pi_camera_on_another_numpy_says_which_and_how_to_reinstall(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    other = Version(f"{Version(np.__version__).major + 1}.0")
+    install_picamera2_stand_in(tmp_path, monkeypatch, other)
+    with pytest.raises(CameraStackBroken) as caught:
+        PiCamera()
+    message = str(caught.value)
+    assert f"numpy {np.__version__}" in message
+    assert f"pip install -e '.[pi]' -c {PI_CONSTRAINTS}" in message
+    assert "dtype size changed" in message and "\n" not in message
+
+
+@pytest.mark.parametrize(("failure", "words"), [
+    ("raise RuntimeError('libcamera: failed to load the IPA module\\nmore')",
+     "cannot be imported: libcamera: failed to load the IPA module ("),
+    ("import libcamera_bindings_not_here", "needs libcamera_bindings_not_here"),
+])
+def test_pi_camera_stack_that_fails_otherwise_is_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: str, words: str) -> None:
+    (tmp_path / "picamera2.py").write_text(failure + "\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    with pytest.raises(CameraStackBroken, match=r"^the Pi camera") as caught:
+        PiCamera.load_stack()
+    assert words in str(caught.value) and "\n" not in str(caught.value)

@@ -59,7 +59,7 @@ MARKER_RMS_TOLERANCE = 0.1
 TOP_HEIGHTS_MM = (0.0, 2.0, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0)
 """Heights tried for the pieces' tops."""
 PARALLAX_PROBE_MM = 5.0
-MIN_PARALLAX_PITCHES = 0.05
+MIN_PARALLAX_PITCHES = 0.1
 """Least mean shift of a 5 mm top from its point, pitches, for the image to tell the height."""
 HEIGHT_TIE = 1.05
 """Heights whose discs are this close to the most even count as a tie."""

@@ -19,13 +19,13 @@ class VisionConfig:
     """Pixels per pitch in the top-down view the board is sampled in."""
     canonical_margin: float = 1.0
     """Pitches of sheet kept around the grid in the top-down view."""
-    point_colour_quantile: float = 0.35
+    point_colour_quantile: float = 0.3
     """Which quantile of its sample's pixels gives a point's colour, per channel: below the
     median, so that a glossy piece mirroring a lamp over much of its top keeps its colour."""
-    point_sample_radius: float = 0.25
+    point_sample_radius: float = 0.2
     """Radius of the disc sampled round each point in the view of the pieces' tops, in
     pitches; tops are about 0.38 and may sit 0.2 or more off their point."""
-    line_clearance: float = 0.1
+    line_clearance: float = 0.06
     """Half-width of the band round the printed lines left out of point samples, pitches."""
     paper_sample_radius: float = 0.14
     """Radius of each bare-paper sample between the points, pitches."""

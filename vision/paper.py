@@ -58,7 +58,8 @@ class PaperCheck:
 def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamples,
                 occupied: np.ndarray | None = None,
                 cover: np.ndarray | None = None,
-                piece_colours: np.ndarray | None = None) -> PaperCheck:
+                piece_colours: np.ndarray | None = None,
+                coloured: np.ndarray | None = None) -> PaperCheck:
     """Judge every paper sample against the board's paper as a whole.
 
     ``occupied`` (points,) says which points hold a piece; samples next to one are
@@ -67,7 +68,10 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     almost whole is not judged at all. ``piece_colours`` (labels, 3) are the pieces'
     log colours relative to the paper: what is left of a sample is paper or shadow, never
     a piece's top, so a sample whose colour leans towards a coloured piece set's is
-    something else (a hand the colour of light wood over the pieces, say).
+    something else (a hand the colour of light wood over the pieces, say). Samples
+    next to a piece may have a shadow's other colour only when ``coloured`` (points, the
+    default ``occupied``) says the piece is not of a pale set: next to pale pieces the
+    colour check stays strict, as a hand is the colour those pieces are told from.
     """
     colours, spread, usable = samples.paper_colours, samples.paper_spread, None
     near = np.zeros(len(colours), bool)
@@ -88,7 +92,10 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     offset = chroma - np.median(chroma[lit], axis=0)
     chroma_error = np.linalg.norm(offset, axis=1)
     brightness_error = brightness - _smooth_field(layout, brightness, clean, judged)
-    hue = np.where(near, config.shadow_chroma_tolerance, config.paper_chroma_tolerance)
+    tinted = near
+    if coloured is not None:
+        tinted = np.append(np.asarray(coloured, bool), False)[layout.cell_neighbours].any(axis=1)
+    hue = np.where(tinted, config.shadow_chroma_tolerance, config.paper_chroma_tolerance)
     dark = np.where(near, config.near_piece_dark_tolerance, config.paper_dark_tolerance)
     texture = np.where(near, config.near_piece_texture_tolerance, config.paper_texture_tolerance)
     covered = (

@@ -143,8 +143,10 @@ class BoardReader:
         result = classify(self.config, self.colours, samples.features)
         labels = tuple(LABELS[i] for i in result.labels)
         pieces = self.colours.means[[i for i in range(len(LABELS)) if i != _EMPTY], :3]
+        pale = pale_labels(self.config, self.colours)
+        coloured = (result.labels != _EMPTY) & ~np.isin(result.labels, pale)
         paper = check_paper(self.config, self._layout, samples, result.labels != _EMPTY,
-                            maps.cover, pieces)
+                            maps.cover, pieces, coloured)
         unsure = result.confidences < self.config.confident
         # A piece set down off its point covers part of this one: never read it as bare.
         covered = piece_share(self.config, self.colours, samples.disc_relative)

@@ -60,7 +60,8 @@ TOP_HEIGHTS_MM = (0.0, 2.0, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0)
 """Heights tried for the pieces' tops."""
 PARALLAX_PROBE_MM = 5.0
 MIN_PARALLAX_PITCHES = 0.1
-"""Least mean shift of a 5 mm top from its point, pitches, for the image to tell the height."""
+"""Least shift of a 5 mm top from its point (at the board's most slanted tenth), pitches, for
+the image to tell the height."""
 HEIGHT_TIE = 1.05
 """Heights whose discs are this close to the most even count as a tie."""
 
@@ -248,8 +249,10 @@ def _piece_height(layout: SamplingLayout, model: BoardModel, camera: CameraModel
     the image cannot tell the height and it hardly matters: the paper's (0) is kept.
     """
     points = np.array([model.point_mm(p) for p in model.points])
-    parallax = np.linalg.norm(camera.project_sheet(points, PARALLAX_PROBE_MM)
-                              - camera.project_sheet(points), axis=1).mean()
+    # Where the camera sees the board most from the side (its far points, or the edges
+    # of a wide lens's view) is where the height shows, and where it matters.
+    parallax = np.quantile(np.linalg.norm(camera.project_sheet(points, PARALLAX_PROBE_MM)
+                                          - camera.project_sheet(points), axis=1), 0.9)
     pitch = np.linalg.norm(camera.project_sheet(points[1:2]) - camera.project_sheet(points[:1]))
     if parallax < MIN_PARALLAX_PITCHES * pitch:
         return 0.0

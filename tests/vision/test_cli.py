@@ -130,7 +130,7 @@ def calibrated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return image, folder / "cal.json"
 
 
-@pytest.mark.parametrize("debug", ["out.txt", "out", "out.gif", "missing/out.png"])
+@pytest.mark.parametrize("debug", ["out.txt", "out", "out.gif"])
 def test_read_refuses_a_debug_path_it_cannot_write_before_reading(
         calibrated: tuple[Path, Path], tmp_path: Path, debug: str,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -142,6 +142,14 @@ def test_read_refuses_a_debug_path_it_cannot_write_before_reading(
     assert status == 2 and out == ""  # refused before any image was read
     assert err.startswith("surakarta read: ") and err.count("\n") == 1
     assert repr(str(target)) in err
+
+
+def test_read_makes_the_debug_picture_folder(calibrated: tuple[Path, Path],
+                                             tmp_path: Path) -> None:
+    image, cal = calibrated
+    target = tmp_path / "missing" / "out.png"
+    assert main(["read", str(image), "--calibration", str(cal), "--debug", str(target)]) == 0
+    assert cv2.imread(str(target)) is not None
 
 
 def test_read_reports_a_debug_image_that_cannot_be_written(

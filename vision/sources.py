@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -126,17 +127,17 @@ def _first_line(error: BaseException) -> str:
 
 def _stack_error(error: Exception) -> CameraStackBroken:
     """The one line that says why picamera2 did not import and what fixes it."""
-    if isinstance(error, ModuleNotFoundError) and error.name is not None:
-        return CameraStackBroken(
-            f"the Pi camera needs {error.name.split('.')[0]}, which this Python cannot see: "
-            "sudo apt install python3-picamera2, in a venv made with "
-            "python3 -m venv --system-site-packages"
-        )
     if any(sign in str(error).lower() for sign in _NUMPY_MISMATCH_SIGNS):
         return CameraStackBroken(
             f"the Pi camera's picamera2 is built for the Pi's own numpy, not numpy "
             f"{np.__version__} from {str(Path(np.__file__).parent)!r}: reinstall with "
             f"pip install -e '.[pi]' -c {PI_CONSTRAINTS} ({_first_line(error)})"
+        )
+    if isinstance(error, ModuleNotFoundError) and error.name is not None:
+        return CameraStackBroken(
+            f"the Pi camera needs {error.name.split('.')[0]}, which this Python cannot see: "
+            "sudo apt install python3-picamera2, in a venv made with "
+            "python3 -m venv --system-site-packages"
         )
     return CameraStackBroken(
         f"the Pi camera's picamera2 cannot be imported: {_first_line(error)} "
@@ -170,13 +171,16 @@ class PiCamera(_Closing):
         Any failure counts: a missing module, an extension built for another numpy
         (a ValueError or ImportError), libcamera's own RuntimeError.
         """
-        # numpy prints a long traceback of its own for an extension built for numpy 1.x;
-        # the one line of CameraStackBroken says it better.
-        with contextlib.redirect_stderr(io.StringIO()):
-            try:
+        # numpy 2 prints a long traceback of its own for an extension built for numpy 1.x;
+        # the one line of CameraStackBroken says it better. What a working import prints
+        # is passed on.
+        printed = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(printed):
                 from picamera2 import Picamera2  # type: ignore[import-not-found]
-            except Exception as error:
-                raise _stack_error(error) from None
+        except Exception as error:
+            raise _stack_error(error) from None
+        sys.stderr.write(printed.getvalue())
         return Picamera2
 
     @classmethod

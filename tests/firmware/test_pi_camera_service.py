@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +10,7 @@ from packaging.version import Version
 
 from firmware.cli import main
 from firmware.commands.run import EXIT_CAMERA_STACK, EXIT_NO_CAMERA
-from tests.vision.test_sources import install_picamera2_stand_in
+from tests.vision.test_sources import install_picamera2, install_picamera2_stand_in
 
 THIS_NUMPY = Version(np.__version__)
 ANOTHER_NUMPY = Version(f"{THIS_NUMPY.major + 1}.0")
@@ -44,11 +43,10 @@ def test_check_reports_a_pi_camera_stack_built_for_another_numpy(
 def test_check_reports_a_pi_with_no_camera_found(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "picamera2.py").write_text(
-        "class Picamera2:\n    @staticmethod\n    def global_camera_info():\n        return []\n"
+    install_picamera2(
+        tmp_path, monkeypatch,
+        "class Picamera2:\n    @staticmethod\n    def global_camera_info():\n        return []\n",
     )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
     assert main(["run", "--config", str(pi_config(tmp_path)), "--check"]) == EXIT_NO_CAMERA
     assert "no Pi camera found" in capsys.readouterr().err
 
@@ -72,3 +70,20 @@ def test_the_service_is_not_restarted_for_a_broken_camera_stack(tmp_path: Path) 
     service = (units / "surakarta.service").read_text().split("[Service]")[1]
     assert f"\nRestartPreventExitStatus={EXIT_CAMERA_STACK}\n" in service
     assert "\nRestart=on-failure\n" in service, "other failures are still retried"
+
+
+def test_numpy_2s_own_traceback_gives_way_to_the_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # What an extension built for numpy 1 does under numpy 2: a banner, then ImportError.
+    install_picamera2(
+        tmp_path, monkeypatch,
+        "import sys\n"
+        "sys.stderr.write('A module that was compiled using NumPy 1.x cannot be run in\\n'\n"
+        "                 'NumPy 2.0.0 as it may crash.\\nTraceback (most recent call last):\\n')\n"
+        "raise ImportError('numpy.core.multiarray failed to import')\n",
+    )
+    assert main(["run", "--config", str(pi_config(tmp_path)), "--check"]) == EXIT_CAMERA_STACK
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "(numpy.core.multiarray failed to import)" in err

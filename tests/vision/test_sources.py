@@ -141,12 +141,17 @@ def test_the_pi_numpy_keeps_the_binary_interface_of_the_pi_camera_stack() -> Non
     assert pi_pins()["opencv-python-headless"] < Version("4.12")
 
 
+def install_picamera2(folder: Path, monkeypatch: pytest.MonkeyPatch, source: str) -> None:
+    """Make ``import picamera2`` run ``source`` for the rest of the test."""
+    (folder / "picamera2.py").write_text(source)
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+
+
 def install_picamera2_stand_in(folder: Path, monkeypatch: pytest.MonkeyPatch,
                                built_for: Version) -> None:
     """A picamera2 whose import fails as the real one does under another numpy major."""
-    package = folder / "picamera2"
-    package.mkdir()
-    (package / "__init__.py").write_text(f"""
+    install_picamera2(folder, monkeypatch, f"""
 import numpy
 
 if int(numpy.__version__.split(".")[0]) != {built_for.major}:
@@ -159,8 +164,6 @@ class Picamera2:
     def global_camera_info():
         return [{{"Model": "imx708", "Num": 0}}]
 """)
-    monkeypatch.syspath_prepend(str(folder))
-    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
 
 
 def test_pi_camera_on_the_numpy_its_stack_was_built_for(
@@ -188,9 +191,7 @@ def test_pi_camera_on_another_numpy_says_which_and_how_to_reinstall(
 ])
 def test_pi_camera_stack_that_fails_otherwise_is_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: str, words: str) -> None:
-    (tmp_path / "picamera2.py").write_text(failure + "\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    install_picamera2(tmp_path, monkeypatch, failure + "\n")
     with pytest.raises(CameraStackBroken, match=r"^the Pi camera") as caught:
         PiCamera.load_stack()
     assert words in str(caught.value) and "\n" not in str(caught.value)

@@ -201,7 +201,7 @@ def calibrate(
     expected = start_labels(size)
     top = _piece_height(layout, model, camera, image, expected)
     maps = view_maps(layout, model, camera, top)
-    samples = sample_board(layout, image, maps)
+    samples = sample_board(layout, image, maps, expected != LABELS.index(PointLabel.EMPTY))
     paper = check_paper(config, layout, samples, expected != LABELS.index(PointLabel.EMPTY),
                         maps.cover)
     if not paper.is_clear:
@@ -276,7 +276,8 @@ def _names(size: int, mask: np.ndarray) -> str:
 
 
 def _check_start_position(features: np.ndarray, expected: np.ndarray, size: int) -> None:
-    medians = np.stack([np.median(features[expected == i], axis=0) for i in range(len(LABELS))])
+    medians = np.stack([np.median(features[expected == i, i], axis=0)
+                        for i in range(len(LABELS))])
     empty, red, black = (LABELS.index(label) for label in
                          (PointLabel.EMPTY, PointLabel.RED, PointLabel.BLACK))
     colour = slice(0, 3)
@@ -301,7 +302,7 @@ def _check_start_position(features: np.ndarray, expected: np.ndarray, size: int)
         return np.concatenate([values[..., :3] - brightness, BRIGHTNESS_WEIGHT * brightness,
                                values[..., 3:]], axis=-1)
 
-    distances = np.linalg.norm(weighed(features)[:, None, :] - weighed(medians)[None], axis=2)
+    distances = np.linalg.norm(weighed(features) - weighed(medians)[None], axis=2)
     odd = distances.argmin(axis=1) != expected
     if np.any(odd):
         raise CalibrationFailed(

@@ -91,13 +91,15 @@ class ColourModel:
 
 
 def learn_colours(config: VisionConfig, features: np.ndarray, labels: np.ndarray) -> ColourModel:
-    """A model from labelled features: (n, FEATURES) features and (n,) indices into :data:`LABELS`.
+    """A model from labelled features: (n, labels, FEATURES) features (each label's own, see
+    ``vision.sampling.BoardSamples.features``) and (n,) indices into :data:`LABELS`.
 
     Means are medians, so one piece badly off its point does not move its label; the
     spread is that of every sample, since glossy pieces under a lamp vary a lot.
     """
     along = np.outer(_SHADOW_DIRECTION, _SHADOW_DIRECTION)
-    middles = [np.median(features[labels == index], axis=0) for index in range(len(LABELS))]
+    middles = [np.median(features[labels == index, index], axis=0)
+               for index in range(len(LABELS))]
     empty = LABELS.index(PointLabel.EMPTY)
     # A bare point's cross may fade (blur, a small board in the image, deep shadow), while
     # a piece never shows one, so only a visible cross is strong evidence, unless a piece
@@ -107,7 +109,7 @@ def learn_colours(config: VisionConfig, features: np.ndarray, labels: np.ndarray
     bare_cross = config.pale_bare_cross_floor if pale else config.bare_cross_floor
     covariances = []
     for index, label in enumerate(LABELS):
-        chosen = features[labels == index]
+        chosen = features[labels == index, index]
         spread = np.cov(chosen, rowvar=False) if len(chosen) > 2 else np.zeros(
             (FEATURES, FEATURES))
         cross = bare_cross if label is PointLabel.EMPTY else config.cross_floor
@@ -130,11 +132,12 @@ class Classification:
 
 
 def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> Classification:
-    """Label every point's features with a confidence."""
+    """Label every point's features (points, labels, FEATURES) with a confidence."""
     empty = LABELS.index(PointLabel.EMPTY)
+    cross = features[:, empty, 3]
     first = _posterior(config, model, features)
     bare = first.labels == empty
-    sharp = bare.sum() >= 3 and bool(np.median(features[bare, 3]) >= config.sharp_cross)
+    sharp = bare.sum() >= 3 and bool(np.median(cross[bare]) >= config.sharp_cross)
     # In a frame sharp enough to show the bare points' crosses plainly, a missing cross is
     # strong evidence of a piece: the bare label's spread in it narrows to match.
     result = _posterior(config, _with_bare_cross(model, config.pale_bare_cross_floor),
@@ -143,13 +146,13 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     bare = labels == empty
     # A bare point in a shadow still shows its printed cross; a dark point that shows
     # none may be a dark piece seen badly, so it is not trusted as bare.
-    darker = features[:, :3].mean(axis=1) < -config.shadow_needs_cross
-    hidden_cross = features[:, 3] < 0.5
+    darker = features[:, empty, :3].mean(axis=1) < -config.shadow_needs_cross
+    hidden_cross = cross < 0.5
     confidences[bare & darker & hidden_cross] = 0.0
     if sharp:
         # A "bare" point without its lines where the others show them is something else:
         # a light piece, or a glossy one mirroring a lamp.
-        confidences[bare & (features[:, 3] < config.sharp_cross / 3)] = 0.0
+        confidences[bare & (cross < config.sharp_cross / 3)] = 0.0
     else:
         # Pieces the colour of the paper (white on white) are told from it only by the
         # printed cross they cover; a frame too blurred to show the crosses cannot.
@@ -168,7 +171,7 @@ def _with_bare_cross(model: ColourModel, spread: float) -> ColourModel:
 
 
 def _posterior(config: VisionConfig, model: ColourModel, features: np.ndarray) -> Classification:
-    differences = features[:, None, :] - model.means[None, :, :]
+    differences = features - model.means[None, :, :]
     inverse = np.linalg.inv(model.covariances)
     squared = np.einsum("nli,lij,nlj->nl", differences, inverse, differences)
     distances = np.sqrt(np.maximum(squared, 0))
@@ -220,7 +223,7 @@ def adapt(config: VisionConfig, model: ColourModel, features: np.ndarray,
     means = model.means.copy()
     rate = config.adaptation_rate
     for index in range(len(LABELS)):
-        chosen = features[labels == index]
+        chosen = features[labels == index, index]
         if len(chosen):
             means[index] = (1 - rate) * means[index] + rate * chosen.mean(axis=0)
     return ColourModel(means, model.covariances)

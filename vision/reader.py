@@ -38,7 +38,13 @@ from vision.config import VisionConfig
 from vision.errors import BadImage
 from vision.locate import BoardLocator, LocationStatus
 from vision.paper import check_paper
-from vision.sampling import ViewMaps, sample_board, sampling_layout, view_maps
+from vision.sampling import (
+    ViewMaps,
+    judged_against_paper,
+    sample_board,
+    sampling_layout,
+    view_maps,
+)
 
 MAX_DOUBTFUL = 2
 """Most doubtful points on otherwise clear paper for the frame to count as doubtful rather
@@ -141,6 +147,10 @@ class BoardReader:
         maps = self._view_maps(camera)
         samples = sample_board(self._layout, frame, maps)
         result = classify(self.config, self.colours, samples.features)
+        # Judged again against the paper the pieces just found leave visible.
+        samples = judged_against_paper(self._layout, samples, maps.cover,
+                                       result.labels != _EMPTY)
+        result = classify(self.config, self.colours, samples.features)
         labels = tuple(LABELS[i] for i in result.labels)
         pieces = self.colours.means[[i for i in range(len(LABELS)) if i != _EMPTY], :3]
         pale = pale_labels(self.config, self.colours)
@@ -149,9 +159,10 @@ class BoardReader:
                             maps.cover, pieces, coloured)
         unsure = result.confidences < self.config.confident
         # A piece set down off its point covers part of this one: never read it as bare.
+        assert samples.disc_relative is not None
         covered = piece_share(self.config, self.colours, samples.disc_relative)
         unsure |= (result.labels == _EMPTY) & (covered > self.config.bare_piece_share)
-        unsure |= self._unconfirmed_pale(result.labels, samples.features[:, 3])
+        unsure |= self._unconfirmed_pale(result.labels, samples.features[:, _EMPTY, 3])
         reading = None
         status = ReadStatus.OCCLUDED
         if paper.is_clear and not unsure.any():

@@ -29,7 +29,7 @@ camera pose, so a wide lens costs nothing per frame.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -37,6 +37,7 @@ import numpy as np
 
 from vision.board_model import BoardModel
 from vision.camera import CameraModel
+from vision.colour import LABELS, PointLabel
 from vision.config import VisionConfig
 
 
@@ -319,16 +320,26 @@ class BoardSamples:
     """(points,) how much darker the printed cross is than the paper beside it (0: no line
     seen; about 0.3-0.6 on bare paper), the median over its arms."""
     features: np.ndarray
-    """(points, 4) the classifier's features: ``relative`` and ``cross``."""
-    disc_relative: np.ndarray
-    """(points, pixels, 3) ``relative`` of every pixel of each point's sample on the paper
-    plane, to tell a piece that covers part of a point (set down off it) from bare paper."""
+    """(points, labels, 4) the classifier's features for each label (see
+    :data:`vision.colour.LABELS`): the colour relative to the paper (on the paper plane for
+    the bare label, on the tops' plane for the pieces) and the cross."""
+    disc_pixels: np.ndarray
+    """(points, pixels, 3) BGR of every pixel of each point's sample on the paper plane."""
     paper_values: np.ndarray
     """(cells, m, 3) BGR of every pixel of each paper sample."""
+    disc_relative: np.ndarray | None = None
+    """(points, pixels, 3) ``disc_pixels`` relative to the paper round each point (log), to
+    tell a piece that covers part of a point (set down off it) from bare paper."""
 
 
-def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps) -> BoardSamples:
-    """Sample every point, paper patch and printed cross of a frame."""
+def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
+                 occupied: np.ndarray | None = None) -> BoardSamples:
+    """Sample every point, paper patch and printed cross of a frame.
+
+    ``occupied`` (points,), when known, says where pieces stand: the paper each point is
+    judged against then leaves out what those pieces hide (a white piece's top is
+    brighter than the paper, a dark one's side darker).
+    """
     paper_view = remap(frame, maps.paper)
     top_view = paper_view if maps.tops is maps.paper else remap(frame, maps.tops)
     discs = top_view.reshape(-1, 3).astype(np.float32)[layout.point_pixels]
@@ -339,20 +350,42 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps) -> B
     paper_colours = paper.mean(axis=1)
     brightness = paper.mean(axis=2)
     paper_spread = brightness.std(axis=1) / np.maximum(brightness.mean(axis=1), 1.0)
-    around = paper_colours[layout.point_cells]  # (points, 4, 3)
+    # On the paper plane the printed lines lie in the band the samples leave out; on the
+    # tops' plane a slanted camera shows them shifted into the sample.
+    flat = paper_view.reshape(-1, 3).astype(np.float32)[layout.point_pixels]
+    cross = cross_contrast(remap(frame, maps.cross), layout.point_arms)
+    samples = BoardSamples(point_colours, paper_colours, paper_spread, point_colours, cross,
+                           point_colours, flat, paper)
+    return judged_against_paper(layout, samples, maps.cover, occupied)
+
+
+def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: np.ndarray,
+                         occupied: np.ndarray | None) -> BoardSamples:
+    """``samples`` with each point's colours relative to the paper round it."""
+    around_colours = samples.paper_colours
+    if occupied is not None:
+        taken = np.append(np.asarray(occupied, bool), False)[layout.cell_neighbours]
+        visible = ~(cover & taken[:, :, None]).any(axis=1)
+        count = visible.sum(axis=1)
+        masked = (samples.paper_values * visible[..., None]).sum(axis=1) / np.maximum(
+            count, 1)[:, None]
+        # A sample almost hidden by the pieces round it keeps all its pixels.
+        enough = count >= 0.3 * visible.shape[1]
+        around_colours = np.where(enough[:, None], masked, samples.paper_colours)
+    around = around_colours[layout.point_cells]  # (points, 4, 3)
     # The brighter two of the four: a piece's own shadow darkens the others.
     order = np.argsort(around.sum(axis=2), axis=1)[:, 2:]
     reference = np.take_along_axis(around, order[..., None], axis=1).mean(axis=1)
     reference = np.maximum(reference, 1.0)
-    relative = np.log(np.maximum(point_colours, 1.0) / reference)
-    # On the paper plane the printed lines lie in the band the samples leave out; on the
-    # tops' plane a slanted camera shows them shifted into the sample.
-    flat = paper_view.reshape(-1, 3).astype(np.float32)[layout.point_pixels]
-    disc_relative = np.log(np.maximum(flat, 1.0) / reference[:, None, :])
-    cross = cross_contrast(remap(frame, maps.cross), layout.point_arms)
-    feature = np.minimum(np.maximum(cross, 0.0), CROSS_FULL) / CROSS_FULL
-    return BoardSamples(point_colours, paper_colours, paper_spread, relative, cross,
-                        np.column_stack([relative, feature]), disc_relative, paper)
+    relative = np.log(np.maximum(samples.point_colours, 1.0) / reference)
+    disc_relative = np.log(np.maximum(samples.disc_pixels, 1.0) / reference[:, None, :])
+    # Whether a point is bare is judged on the paper plane, where its sample leaves the
+    # printed lines out; which piece stands on it, on the plane of the pieces' tops.
+    bare = np.median(disc_relative, axis=1)
+    cross = np.minimum(np.maximum(samples.cross, 0.0), CROSS_FULL)[:, None] / CROSS_FULL
+    features = np.stack([np.hstack([bare if label is PointLabel.EMPTY else relative, cross])
+                         for label in LABELS], axis=1)
+    return replace(samples, relative=relative, features=features, disc_relative=disc_relative)
 
 
 def cross_contrast(samples: np.ndarray, arms: np.ndarray) -> np.ndarray:

@@ -106,7 +106,10 @@ class StopFlag:
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         log.info("stopping (signal %d)", signum)
-        self.event.set()
+        # Setting the event takes its lock, which the interrupted main thread holds for
+        # a moment in every stop.wait(): set from the handler itself, that would wait
+        # for ever on the very thread it interrupted. Another thread waits its turn.
+        threading.Thread(target=self.event.set, name="stop-signal", daemon=True).start()
 
 
 class BoardApp:

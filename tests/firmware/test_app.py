@@ -18,7 +18,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from controller import Game, Variant, parse_position, start_position
-from firmware.app import TROUBLE_LAYER, BoardApp
+from firmware.app import TROUBLE_LAYER, BoardApp, StopFlag
 from firmware.config import Config, load_config
 from firmware.journal import Journal, SessionState
 from vision.errors import CameraLost, CameraUnavailable
@@ -171,6 +171,23 @@ def test_sigterm_stops_the_board_cleanly(tmp_path: Path) -> None:
         assert process.wait(timeout=60) == 0
     finally:
         kill_group(process)
+
+
+def test_a_signal_during_the_loops_wait_still_stops_it() -> None:
+    stop = threading.Event()
+    handler = StopFlag(stop)
+
+    def interrupted_wait() -> None:
+        # A signal handler runs on the thread it interrupts; in stop.wait() that thread
+        # may hold the event's lock, as here.
+        with stop._cond:  # type: ignore[attr-defined]
+            handler(signal.SIGTERM, None)
+
+    waiter = threading.Thread(target=interrupted_wait, daemon=True)
+    waiter.start()
+    waiter.join(timeout=30)
+    assert not waiter.is_alive(), "the handler waits for a lock its own thread holds"
+    assert stop.wait(timeout=30)
 
 
 def test_stopping_leaves_every_lamp_dark(tmp_path: Path) -> None:

@@ -112,6 +112,9 @@ def learn_colours(config: VisionConfig, features: np.ndarray, labels: np.ndarray
         chosen = features[labels == index, index]
         spread = np.cov(chosen, rowvar=False) if len(chosen) > 2 else np.zeros(
             (FEATURES, FEATURES))
+        # Glare at calibration must not make a label a catch-all for any colour.
+        values, vectors = np.linalg.eigh(spread)
+        spread = (vectors * np.minimum(values, config.largest_spread**2)) @ vectors.T
         cross = bare_cross if label is PointLabel.EMPTY else config.cross_floor
         floor = np.diag([config.colour_floor**2] * 3 + [cross**2])
         light = config.shadow_spread if label is PointLabel.EMPTY else config.top_light_spread

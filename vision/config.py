@@ -41,6 +41,9 @@ class VisionConfig:
     bare_cross_floor: float = 0.6
     """Least standard deviation of bare points in how clearly the cross shows: blur, a
     distant camera or a deep shadow can hide the line, but never draw one on a piece."""
+    largest_spread: float = 0.3
+    """Largest standard deviation a label learns from the start position in any direction
+    (log units), floors aside: pieces of one set, however glossy, do not vary more."""
     shadow_spread: float = 0.4
     """Extra spread of bare points along the darker-in-every-channel direction (log units):
     a piece's or a lamp's shadow on a bare point."""

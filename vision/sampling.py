@@ -129,26 +129,8 @@ def sampling_layout(config: VisionConfig, size: int) -> SamplingLayout:
                                     if (x + dx, y + dy) in points else len(points)
                                     for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
                                    for x, y in points], np.intp),
-
         paper_positions=_grid_positions(paper_pixels, view, pitch, margin, size),
     )
-
-
-def _cell_neighbours(cells: list[tuple[float, float]], points: list[tuple[int, int]]
-                     ) -> np.ndarray:
-    index = {point: i for i, point in enumerate(points)}
-    table = np.full((len(cells), 4), len(points), np.intp)
-    for cell, (x, y) in enumerate(cells):
-        around = [(round(x + dx), round(y + dy)) for dx in (-0.5, 0.5) for dy in (-0.5, 0.5)]
-        for slot, point in enumerate(around):
-            table[cell, slot] = index.get(point, len(points))
-    return table
-
-
-def _grid_positions(pixels: np.ndarray, view: int, pitch: int, margin: float, size: int
-                    ) -> np.ndarray:
-    rows, columns = np.divmod(pixels, view)
-    return np.stack([columns / pitch - margin, size - 1 - (rows / pitch - margin)], axis=-1)
 
 
 def _cell_neighbours(cells: list[tuple[float, float]], points: list[tuple[int, int]]

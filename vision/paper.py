@@ -87,11 +87,10 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     brightness = logs.mean(axis=1)
     chroma = logs - brightness[:, None]
     judged = np.ones(len(colours), bool) if usable is None else usable
-    # The paper's colour from its brightest samples: a shadow is lit by the room's other
-    # light (a blue sky beside a warm lamp), so it has another colour.
     clean = judged & ~near
-    lit = judged & (brightness >= np.quantile(brightness[judged], 0.6))
-    offset = chroma - np.median(chroma[lit], axis=0)
+    # The paper's colour from every sample judged: a hand can be brighter than dim paper,
+    # so the brightest samples alone may be skin; shadows' other colours are allowed below.
+    offset = chroma - np.median(chroma[judged], axis=0)
     chroma_error = np.linalg.norm(offset, axis=1)
     brightness_error = brightness - _smooth_field(layout, brightness, clean, judged)
     tinted = near

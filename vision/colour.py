@@ -42,8 +42,6 @@ LABELS = (PointLabel.EMPTY, PointLabel.RED, PointLabel.BLACK)
 """Label order of the rows of :class:`ColourModel` arrays."""
 FEATURES = 4
 """Features per point: log colour relative to the paper (blue, green, red) and the cross."""
-SHARP_POINTS = 3
-"""Points whose cross shows plainly for a frame to count as sharp."""
 _SHADOW_DIRECTION = np.array([1.0, 1.0, 1.0, 0.0]) / np.sqrt(3)
 
 
@@ -142,10 +140,7 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     cross = features[:, empty, 3]
     first = _posterior(config, model, features)
     bare = first.labels == empty
-    # Sharp: some points show their lines plainly. Counted over every point, not only
-    # those read as bare: a hand over most of the board would hide the crosses of the
-    # points it is taken for, and the frame would pass as blurred.
-    sharp = int((cross >= config.sharp_cross).sum()) >= SHARP_POINTS
+    sharp = bare.sum() >= 3 and bool(np.median(cross[bare]) >= config.sharp_cross)
     # In a frame sharp enough to show the bare points' crosses plainly, a missing cross is
     # strong evidence of a piece: the bare label's spread in it narrows to match.
     result = _posterior(config, _with_bare_cross(model, config.pale_bare_cross_floor),

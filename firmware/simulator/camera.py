@@ -116,6 +116,9 @@ class CameraFeed:
         big = cv2.resize(image, (width, height), interpolation=cv2.INTER_LINEAR)
         if reading.homography is not None:
             reading = dataclasses.replace(reading, homography=scale @ reading.homography)
+        if reading.image_points is not None:
+            reading = dataclasses.replace(
+                reading, image_points=reading.image_points * np.diag(scale)[:2])
         reader = self.simulation.reader
         annotated = debug_image(big, reading, reader.calibration.model, reader.config.confident)
         rgb: np.ndarray = cv2.cvtColor(annotated, cv2.COLOR_BGR2RGB)

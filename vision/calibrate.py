@@ -52,8 +52,8 @@ MIN_LABEL_SEPARATION = 0.3
 BRIGHTNESS_WEIGHT = 0.5
 """Weight of brightness against colour when checking the start position's points."""
 PALE_CROSS = 0.3
-SHARP_CROSS = 0.8
-"""Cross features of pale pieces and of bare points that tell them apart at calibration."""
+"""Most cross a pale piece set may show at calibration: bare points must show theirs plainly
+(``VisionConfig.sharp_cross``) for pieces the paper's colour to be told from them."""
 MARKER_RMS_TOLERANCE = 0.1
 """Largest RMS misfit of the marker corners after fitting the lens, as a share of a marker."""
 TOP_HEIGHTS_MM = (0.0, 2.0, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0)
@@ -206,7 +206,7 @@ def calibrate(
                         maps.cover)
     if not paper.is_clear:
         raise CalibrationFailed("something covers the board in the calibration image")
-    _check_start_position(samples.features, expected, size)
+    _check_start_position(config, samples.features, expected, size)
     colours = learn_colours(config, samples.features, expected)
     reread = classify(config, colours, samples.features)
     odd = (reread.labels != expected) | (reread.confidences < config.confident)
@@ -275,7 +275,8 @@ def _names(size: int, mask: np.ndarray) -> str:
     return " ".join(point_name(board_model(size).points[i]) for i in np.flatnonzero(mask))
 
 
-def _check_start_position(features: np.ndarray, expected: np.ndarray, size: int) -> None:
+def _check_start_position(config: VisionConfig, features: np.ndarray, expected: np.ndarray,
+                          size: int) -> None:
     medians = np.stack([np.median(features[expected == i, i], axis=0)
                         for i in range(len(LABELS))])
     empty, red, black = (LABELS.index(label) for label in
@@ -283,7 +284,7 @@ def _check_start_position(features: np.ndarray, expected: np.ndarray, size: int)
     colour = slice(0, 3)
     for what, piece in (("red", red), ("black", black)):
         # Pieces the colour of the paper must at least hide the printed cross plainly.
-        covers_cross = medians[piece, 3] <= PALE_CROSS and medians[empty, 3] >= SHARP_CROSS
+        covers_cross = medians[piece, 3] <= PALE_CROSS and medians[empty, 3] >= config.sharp_cross
         pale = np.linalg.norm(medians[piece, colour] - medians[empty, colour])
         if pale < MIN_LABEL_SEPARATION and not covers_cross:
             raise CalibrationFailed(

@@ -32,8 +32,6 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.board_model import BoardModel
-
 DEFAULT_FIELD_OF_VIEW_DEGREES = 62.0
 """Horizontal field of view assumed when one image cannot tell: the Pi camera module's."""
 MIN_SLANT_DEGREES = 12.0
@@ -245,25 +243,3 @@ def camera_from_correspondences(
     if model.translation[2] <= 0:
         return None
     return model, float(rms)
-
-
-def camera_from_homography(homography: np.ndarray, model: BoardModel,
-                           image_size: tuple[int, int]) -> CameraModel | None:
-    """A distortion-free camera that sees the sheet as ``homography`` does."""
-    width, height = image_size
-    focal = focal_from_homography(homography, width, height)
-    sheet = grid_and_marker_points(model)
-    pixels = cv2.perspectiveTransform(sheet.reshape(-1, 1, 2), homography).reshape(-1, 2)
-    slanted = focal is not None and 0.2 * width < focal < 5 * width
-    fitted = camera_from_correspondences(
-        sheet, pixels, image_size, focal=focal if slanted else None, solve_focal=False,
-        distortion_terms=0,
-    )
-    return None if fitted is None else fitted[0]
-
-
-def grid_and_marker_points(model: BoardModel) -> np.ndarray:
-    """Sheet positions (mm) of every grid point and marker corner, (N, 2)."""
-    points = [model.point_mm(p) for p in model.points]
-    points += [corner for marker in model.markers().values() for corner in marker]
-    return np.array(points, np.float64)

@@ -31,7 +31,11 @@ import cv2
 import numpy as np
 
 from vision.board_model import ARUCO_DICTIONARY, BoardModel, marker_ids
-from vision.camera import CameraModel, camera_from_correspondences
+from vision.camera import (
+    DEFAULT_FIELD_OF_VIEW_DEGREES,
+    CameraModel,
+    camera_from_correspondences,
+)
 from vision.config import VisionConfig
 from vision.register import LoopWatch, blurred_grey, find_ink, ink_samples
 
@@ -44,7 +48,7 @@ FIRST_FIT_TOLERANCE = 0.3
 """Largest corner misfit of a marker, as a share of its side, in the first fit of a lens."""
 WIDER_LENS_GAIN = 0.8
 """How much better (RMS) a wider lens guess must fit the markers than the typical one."""
-LENS_FIELDS_OF_VIEW = (62.0, 80.0, 100.0, 120.0)
+LENS_FIELDS_OF_VIEW = (DEFAULT_FIELD_OF_VIEW_DEGREES, 80.0, 100.0, 120.0)
 """Horizontal fields of view tried for an unknown lens: camera module, webcam, wide, fisheye."""
 FOCAL_REFIT_ERROR = 1.0
 """RMS misfit of the marker corners (pixels) above which the focal length is fitted again."""

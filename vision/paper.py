@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.config import VisionConfig
-from vision.sampling import BoardSamples, SamplingLayout
+from vision.sampling import BoardSamples, SamplingLayout, visible_paper
 
 _FIT_ROUNDS = 4
 MIN_VISIBLE_SHARE = 0.3
@@ -81,8 +81,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
         taken = np.append(np.asarray(occupied, bool), False)
         near = taken[layout.cell_neighbours].any(axis=1)
         if cover is not None:
-            hidden = (cover & taken[layout.cell_neighbours][:, :, None]).any(axis=1)
-            colours, spread, usable = _visible_stats(samples.paper_values, ~hidden)
+            visible = visible_paper(layout, samples, cover, occupied)
+            colours, spread, usable = visible.colours, visible.spread, visible.usable
     logs = np.log(np.maximum(colours, 1.0).astype(np.float64))
     brightness = logs.mean(axis=1)
     chroma = logs - brightness[:, None]
@@ -126,20 +126,6 @@ def _leans_to_pieces(config: VisionConfig, offset: np.ndarray,
         leaning |= (error > config.paper_chroma_tolerance / 2) & (
             np.linalg.norm(offset - hue, axis=1) < error)
     return leaning
-
-
-def _visible_stats(values: np.ndarray, visible: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Mean colour, relative brightness spread and usability of the visible pixels."""
-    weights = visible.astype(np.float32)
-    count = weights.sum(axis=1)
-    share = np.maximum(count, 1.0)
-    colours = (values * weights[..., None]).sum(axis=1) / share[:, None]
-    brightness = values.mean(axis=2)
-    mean = (brightness * weights).sum(axis=1) / share
-    deviation = np.sqrt((((brightness - mean[:, None]) ** 2) * weights).sum(axis=1) / share)
-    usable = count >= MIN_VISIBLE_SHARE * values.shape[1]
-    return colours, deviation / np.maximum(mean, 1.0), usable
 
 
 def _design(layout: SamplingLayout) -> np.ndarray:

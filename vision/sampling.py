@@ -341,19 +341,47 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     return judged_against_paper(layout, samples, maps.cover, occupied)
 
 
+MIN_VISIBLE_SHARE = 0.3
+"""Least share of a paper sample left visible by the pieces round it for it to be judged."""
+
+
+@dataclass(frozen=True, slots=True)
+class VisiblePaper:
+    """What the pieces round each paper sample leave of it."""
+
+    colours: np.ndarray
+    """(cells, 3) mean BGR of the visible pixels."""
+    spread: np.ndarray
+    """(cells,) standard deviation of their brightness, relative to its mean."""
+    usable: np.ndarray
+    """(cells,) whether enough of the sample is visible to judge it."""
+
+
+def visible_paper(layout: SamplingLayout, samples: BoardSamples, cover: np.ndarray,
+                  occupied: np.ndarray) -> VisiblePaper:
+    """Each paper sample without what the pieces on ``occupied`` points hide (``cover``)."""
+    taken = np.append(np.asarray(occupied, bool), False)[layout.cell_neighbours]
+    weights = (~(cover & taken[:, :, None]).any(axis=1)).astype(np.float32)
+    values = samples.paper_values
+    count = weights.sum(axis=1)
+    share = np.maximum(count, 1.0)
+    colours = (values * weights[..., None]).sum(axis=1) / share[:, None]
+    brightness = values.mean(axis=2)
+    mean = (brightness * weights).sum(axis=1) / share
+    deviation = np.sqrt((((brightness - mean[:, None]) ** 2) * weights).sum(axis=1) / share)
+    return VisiblePaper(colours, deviation / np.maximum(mean, 1.0),
+                        count >= MIN_VISIBLE_SHARE * values.shape[1])
+
+
 def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: np.ndarray,
                          occupied: np.ndarray | None) -> BoardSamples:
     """``samples`` with each point's colours relative to the paper round it."""
     around_colours = samples.paper_colours
     if occupied is not None:
-        taken = np.append(np.asarray(occupied, bool), False)[layout.cell_neighbours]
-        visible = ~(cover & taken[:, :, None]).any(axis=1)
-        count = visible.sum(axis=1)
-        masked = (samples.paper_values * visible[..., None]).sum(axis=1) / np.maximum(
-            count, 1)[:, None]
+        visible = visible_paper(layout, samples, cover, occupied)
         # A sample almost hidden by the pieces round it keeps all its pixels.
-        enough = count >= 0.3 * visible.shape[1]
-        around_colours = np.where(enough[:, None], masked, samples.paper_colours)
+        around_colours = np.where(visible.usable[:, None], visible.colours,
+                                  samples.paper_colours)
     around = around_colours[layout.point_cells]  # (points, 4, 3)
     # The brighter two of the four: a piece's own shadow darkens the others.
     order = np.argsort(around.sum(axis=2), axis=1)[:, 2:]

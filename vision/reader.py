@@ -107,6 +107,16 @@ _STATUS_OF_LOCATION = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class _PoseTables:
+    """What is computed once per camera pose."""
+
+    camera: CameraModel
+    maps: ViewMaps
+    homography: np.ndarray
+    image_points: np.ndarray
+
+
 class BoardReader:
     """Reads frames of one calibrated board, one after the other."""
 
@@ -117,7 +127,7 @@ class BoardReader:
         self._layout = sampling_layout(self.config, calibration.size)
         self._locator = BoardLocator(self.config, self._model, calibration.camera,
                                      fixed=not calibration.uses_markers)
-        self._maps: tuple[CameraModel, ViewMaps] | None = None
+        self._pose: _PoseTables | None = None
         self.colours: ColourModel = calibration.colours
         """The colour model, as adapted to the light so far."""
 
@@ -138,13 +148,14 @@ class BoardReader:
             )
         location = self._locator.locate(frame)
         camera = location.camera
-        homography = None if camera is None else camera.homography()
         if location.status is not LocationStatus.FOUND or camera is None:
+            homography = None if camera is None else camera.homography()
             return FrameReading(
                 _STATUS_OF_LOCATION.get(location.status, ReadStatus.NO_BOARD), None,
                 homography=homography, markers_seen=location.markers_seen,
             )
-        maps = self._view_maps(camera)
+        pose = self._tables(camera)
+        maps = pose.maps
         samples = sample_board(self._layout, frame, maps)
         result = classify(self.config, self.colours, samples.features)
         # Judged again against the paper the pieces just found leave visible.
@@ -178,10 +189,8 @@ class BoardReader:
             points=points,
             labels=labels,
             confidences=tuple(float(c) for c in result.confidences),
-            homography=homography,
-            image_points=camera.project_sheet(
-                np.array([self._model.point_mm(p) for p in points]),
-                self.calibration.piece_height),
+            homography=pose.homography,
+            image_points=pose.image_points,
             doubtful=tuple(p for p, u in zip(points, unsure, strict=True)
                            if u and status is ReadStatus.DOUBTFUL),
             paper_clear=paper.is_clear,
@@ -202,12 +211,15 @@ class BoardReader:
         result: np.ndarray = pale & ~plain[self._layout.point_neighbours].any(axis=1)
         return result
 
-    def _view_maps(self, camera: CameraModel) -> ViewMaps:
-        # The tables depend on the pose only: a steady camera reuses them.
-        if self._maps is None or self._maps[0] is not camera:
-            self._maps = camera, view_maps(self._layout, self._model, camera,
-                                           self.calibration.piece_height)
-        return self._maps[1]
+    def _tables(self, camera: CameraModel) -> _PoseTables:
+        # They depend on the pose only: a steady camera reuses them.
+        if self._pose is None or self._pose.camera is not camera:
+            height = self.calibration.piece_height
+            centres = np.array([self._model.point_mm(p) for p in self._model.points])
+            self._pose = _PoseTables(
+                camera, view_maps(self._layout, self._model, camera, height),
+                camera.homography(), camera.project_sheet(centres, height))
+        return self._pose
 
 
 def _board_reading(points: tuple[Point, ...], labels: tuple[PointLabel, ...],

@@ -59,7 +59,7 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class Endings:
-    """Which endings of RULES.md apply; the defaults are the Computer Olympiad's."""
+    """Which endings of docs/RULES.md apply; the defaults are the Computer Olympiad's."""
 
     no_capture_limit: int | None = 50
     """Plies in a row without a capture that end the game; None turns it off."""

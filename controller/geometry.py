@@ -131,7 +131,7 @@ class Circuit:
 
 def _build_circuit(size: int, kind: CircuitKind) -> Circuit:
     lo, hi, last = kind.line, size - 1 - kind.line, size - 1
-    # One lap, as RULES.md walks it: along rank lo, loop SE, up file hi, loop NE,
+    # One lap, as docs/RULES.md walks it: along rank lo, loop SE, up file hi, loop NE,
     # back along rank hi, loop NW, down file lo, loop SW to the start.
     lines = [
         ([point_at(x, lo) for x in range(size)], Corner.SE),

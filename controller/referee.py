@@ -440,7 +440,7 @@ class Referee:
         return decisions + self._needs_setup("new game: set up the start")
 
     def _end_by_agreement(self) -> list[Decision]:
-        """The players stop an unfinished game (RULES.md: an ending by agreement).
+        """The players stop an unfinished game (docs/RULES.md: an ending by agreement).
 
         It is scored by piece count, shown and saved like any other ending, so that a
         match keeps its score and no game vanishes unrecorded; the next press of the

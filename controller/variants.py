@@ -1,4 +1,4 @@
-"""The rule variants of RULES.md."""
+"""The rule variants of docs/RULES.md."""
 
 from __future__ import annotations
 

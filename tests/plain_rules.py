@@ -1,4 +1,4 @@
-"""A plain, dictionary-based move generator written straight from RULES.md.
+"""A plain, dictionary-based move generator written straight from docs/RULES.md.
 
 It is slow on purpose and shares no code with ``controller``: the tests compare
 the real generator against it on many positions, and ``benchmarks/perft.py``

@@ -190,7 +190,7 @@ def test_levels_out_of_range_are_refused() -> None:
 
 
 def test_threats_are_the_opponents_captures_with_paths() -> None:
-    # The worked example of RULES.md: red c4 takes d6 round the top-right large loop.
+    # The worked example of docs/RULES.md: red c4 takes d6 round the top-right large loop.
     position = parse_position("3b2/6/2r3/6/6/6 b")
     found = threats(position)
     assert [move.name for move in found] == ["c4xd6"]

@@ -1,4 +1,4 @@
-"""The circuits and loops, checked against the walk described in RULES.md."""
+"""The circuits and loops, checked against the walk described in docs/RULES.md."""
 
 from __future__ import annotations
 

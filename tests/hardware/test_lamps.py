@@ -88,7 +88,7 @@ def test_default_chain_order_names_every_lamp_once_snaking_over_the_points() -> 
 
 
 def test_worked_example_capture_runs_through_the_large_loop_in_travel_order() -> None:
-    # RULES.md: Red c4, Black d6, d4/e4/f4 empty: right along rank 4, round the
+    # docs/RULES.md: Red c4, Black d6, d4/e4/f4 empty: right along rank 4, round the
     # top-right large loop (entered at its row end f4), onto d6.
     assert lamps_of("3b2/6/2r3/6/6/6 r", "c4xd6") == [
         "c4", "d4", "e4", "f4",

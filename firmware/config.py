@@ -53,6 +53,7 @@ from typing import Any
 
 from controller import Color, Endings, SurakartaError, Variant, parse_variant
 from controller.match import Counting, Match, MatchRules, Scoring
+from controller.numbers import Bounds, seconds, whole
 from hardware.config import HardwareConfig, check_hardware_config, load_hardware_config
 
 CAMERA_SOURCES = ("synthetic", "usb", "picamera", "file", "folder")
@@ -62,6 +63,18 @@ MODES: dict[str, Color | None] = {
     "computer-black": Color.BLACK,
 }
 DEFAULT_STATE = Path("~/.local/state/surakarta")
+
+# What a board can really use: beyond these a value is a typo, and some (a giant
+# frame, an endless think) would only fail later, in the middle of a game.
+CAMERA_DEVICE = whole(0, 255)
+FRAME_SIDE = whole(64, 8192)
+FPS = Bounds(0.0, 120.0, above=True)
+HOLD_SECONDS = seconds(60.0)
+LEVEL = whole(1, 10)
+NO_CAPTURE_LIMIT = whole(0, 10_000)
+ENGINE_SECONDS = seconds(600.0)
+MATCH_GAMES = whole(1, 1000)
+MATCH_TARGET = whole(1, 100_000)
 
 
 class ConfigError(SurakartaError, ValueError):
@@ -172,9 +185,32 @@ class _Checker:
             return default
         return value
 
+    def number(
+        self, table: Mapping[str, Any], section: str, key: str, bounds: Bounds, default: Any
+    ) -> Any:
+        """A number within ``bounds`` (the one rule for numbers from outside)."""
+        if key not in table:
+            return default
+        problem = bounds.problem(table[key])
+        if problem:
+            self.problems.append(f"{section}.{key}: {problem}")
+            return default
+        return table[key]
 
-def _positive(value: float) -> str | None:
-    return None if value > 0 else f"must be more than 0, got {value!r}"
+    def path(self, table: Mapping[str, Any], section: str, key: str, base: Path,
+             default: str | None = None) -> Path | None:
+        """A file or folder name, relative to the config's folder, ``~`` expanded."""
+        text = self.get(table, section, key, str, default)
+        if text is None:
+            return None
+        if not text.strip() or "\0" in text:
+            self.problems.append(f"{section}.{key}: expected a file name, got {text!r}")
+            return None
+        try:
+            return base / Path(text).expanduser()
+        except RuntimeError:  # ~someone for a user this machine does not know
+            self.problems.append(f"{section}.{key}: cannot expand the home folder in {text!r}")
+            return None
 
 
 def _parse(document: Mapping[str, Any], base: Path) -> tuple[Config, list[str]]:
@@ -188,33 +224,29 @@ def _parse(document: Mapping[str, Any], base: Path) -> tuple[Config, list[str]]:
         lambda v: None if v in CAMERA_SOURCES else f"unknown source {v!r} "
         f"(expected one of {', '.join(CAMERA_SOURCES)})",
     )
-    path = c.get(camera, "camera", "path", str, None)
-    calibration = c.get(camera, "camera", "calibration", str, None)
-    calibration_path = (base / Path(calibration).expanduser()) if calibration else None
+    path = c.path(camera, "camera", "path", base)
+    calibration_path = c.path(camera, "camera", "calibration", base)
     if calibration_path is not None and not calibration_path.is_file():
         c.problems.append(f"camera.calibration: file not found: {str(calibration_path)!r}")
-    if source in ("file", "folder") and path is None:
+    if source in ("file", "folder") and "path" not in camera:
         c.problems.append(f"camera.path: needed for source {source!r}")
-    elif source in ("file", "folder") and not (base / Path(path).expanduser()).exists():
-        c.problems.append(f"camera.path: not found: {str(base / Path(path).expanduser())!r}")
-    if source in ("usb", "picamera", "file", "folder") and calibration is None:
+    elif source in ("file", "folder") and path is not None and not path.exists():
+        c.problems.append(f"camera.path: not found: {str(path)!r}")
+    if source in ("usb", "picamera", "file", "folder") and "calibration" not in camera:
         c.problems.append(f"camera.calibration: needed for source {source!r}")
     camera_config = CameraConfig(
         source=source,
-        device=c.get(
-            camera, "camera", "device", int, 0,
-            lambda v: None if v >= 0 else f"must be 0 or more, got {v!r}",
-        ),
-        path=(base / Path(path).expanduser()) if path else None,
-        width=c.get(camera, "camera", "width", int, 640, _positive),
-        height=c.get(camera, "camera", "height", int, 480, _positive),
-        fps=float(c.get(camera, "camera", "fps", (int, float), 10.0, _positive)),
+        device=c.number(camera, "camera", "device", CAMERA_DEVICE, 0),
+        path=path,
+        width=c.number(camera, "camera", "width", FRAME_SIDE, 640),
+        height=c.number(camera, "camera", "height", FRAME_SIDE, 480),
+        fps=float(c.number(camera, "camera", "fps", FPS, 10.0)),
         calibration=calibration_path,
     )
 
     vision = c.table(document, "vision")
     c.known(vision, "vision", {"hold_seconds"})
-    hold = float(c.get(vision, "vision", "hold_seconds", (int, float), 0.3, _positive))
+    hold = float(c.number(vision, "vision", "hold_seconds", HOLD_SECONDS, 0.3))
 
     game = c.table(document, "game")
     c.known(game, "game", {"variant", "mode", "level", "no_capture_limit", "repetition",
@@ -232,31 +264,26 @@ def _parse(document: Mapping[str, Any], base: Path) -> tuple[Config, list[str]]:
         game, "game", "mode", str, "two-player",
         lambda v: None if v in MODES else f"unknown mode {v!r} (expected {', '.join(MODES)})",
     )
-    limit = c.get(
-        game, "game", "no_capture_limit", int, 50,
-        lambda v: None if v >= 0 else f"must be 0 (off) or more, got {v!r}",
-    )
+    limit = c.number(game, "game", "no_capture_limit", NO_CAPTURE_LIMIT, 50)
     game_config = GameConfig(
         variant=parse_variant(variant),
         computer=MODES[mode],
-        level=c.get(
-            game, "game", "level", int, 5,
-            lambda v: None if 1 <= v <= 10 else f"must be 1 to 10, got {v!r}",
-        ),
+        level=c.number(game, "game", "level", LEVEL, 5),
         endings=Endings(limit or None, c.get(game, "game", "repetition", bool, True)),
         show_danger=c.get(game, "game", "show_danger", bool, False),
     )
 
     engine = c.table(document, "engine")
     c.known(engine, "engine", {"seconds"})
-    seconds = float(c.get(engine, "engine", "seconds", (int, float), 1.0, _positive))
+    engine_seconds = float(c.number(engine, "engine", "seconds", ENGINE_SECONDS, 1.0))
 
     journal = c.table(document, "journal")
     c.known(journal, "journal", {"path", "records"})
-    journal_path = Path(c.get(journal, "journal", "path", str, str(DEFAULT_STATE / "journal.json")))
+    journal_path = c.path(journal, "journal", "path", base, str(DEFAULT_STATE / "journal.json"))
+    journal_path = journal_path or base / DEFAULT_STATE.expanduser() / "journal.json"
     # Records go beside the journal unless told otherwise: a config that moves the
     # journal (a test, a second board) keeps its finished games with it.
-    records = Path(c.get(journal, "journal", "records", str, str(journal_path.parent / "games")))
+    records = c.path(journal, "journal", "records", base, str(journal_path.parent / "games"))
 
     hardware_table = c.table(document, "hardware")
     hardware: HardwareConfig | None = None
@@ -280,9 +307,9 @@ def _parse(document: Mapping[str, Any], base: Path) -> tuple[Config, list[str]]:
         camera=camera_config,
         hold_seconds=hold,
         game=game_config,
-        engine_seconds=seconds,
-        journal=base / journal_path.expanduser(),
-        records=base / records.expanduser(),
+        engine_seconds=engine_seconds,
+        journal=journal_path,
+        records=records or journal_path.parent / "games",
         hardware=hardware,
         match=match,
     )
@@ -307,8 +334,8 @@ def _parse_match(c: _Checker, document: Mapping[str, Any], variant: Variant) -> 
     )
     rules = MatchRules(
         scoring=Scoring.TARGET if "target" in table else Scoring.FIXED_GAMES,
-        games=c.get(table, "match", "games", int, 2, _positive),
-        target=c.get(table, "match", "target", int, 30, _positive),
+        games=c.number(table, "match", "games", MATCH_GAMES, 2),
+        target=c.number(table, "match", "target", MATCH_TARGET, 30),
         counting=Counting(counting),
         swap_colours=c.get(table, "match", "swap_colours", bool, True),
         pieces_per_side=2 * variant.size,
@@ -324,6 +351,16 @@ def _read(path: Path) -> Mapping[str, Any]:
         raise ConfigError(f"config file not found: {str(path)!r}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"invalid TOML in {str(path)!r}: {error}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"invalid TOML in {str(path)!r}: not UTF-8 text") from None
+    except RecursionError:
+        raise ConfigError(f"invalid TOML in {str(path)!r}: nested too deeply") from None
+    except ValueError as error:  # an integer of more digits than Python converts
+        raise ConfigError(f"invalid TOML in {str(path)!r}: {error}") from None
+    except OSError as error:
+        raise ConfigError(
+            f"cannot read config file {str(path)!r}: {error.strerror or error}"
+        ) from None
 
 
 def check_config(path: Path) -> list[str]:
@@ -332,7 +369,16 @@ def check_config(path: Path) -> list[str]:
         document = _read(path)
     except ConfigError as error:
         return [str(error)]
-    return _parse(document, path.parent)[1]
+    config, problems = _parse(document, path.parent)
+    if not problems and config.camera.calibration is not None:
+        # ``run`` refuses a calibration it cannot load; so must the check.
+        from vision.calibrate import load_calibration
+
+        try:
+            load_calibration(config.camera.calibration)
+        except SurakartaError as error:
+            problems.append(f"camera.calibration: {error}")
+    return problems
 
 
 def load_config(path: Path | None) -> Config:

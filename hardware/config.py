@@ -39,6 +39,7 @@ lists them all, ``load_hardware_config`` raises the first.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from controller.geometry import SIZES, CircuitKind
+from controller.numbers import shown
 from hardware.buttons import DEFAULT_BOUNCE_TIME, ButtonName
 from hardware.chain import SPARE, Chain, check_chain_order, output_label, strip_label
 from hardware.errors import HardwareConfigError, HardwareError
@@ -56,6 +58,9 @@ from hardware.scene import DEFAULT_REFRESH_HZ
 from hardware.ws2812 import DEFAULT_COLOUR
 
 T = TypeVar("T")
+
+MAX_CHIPS = 64
+"""More 74HC595 chips than any board's chain needs (a 7x7 board with full loops needs 15)."""
 
 
 class DriverKind(Enum):
@@ -234,7 +239,7 @@ class _Reader:
         raw = table[key]
         converted = check(raw)
         if converted is None:
-            self.problem(f"{prefix}.{key}", f"expected {expected}, got {raw!r}")
+            self.problem(f"{prefix}.{key}", f"expected {expected}, got {shown(raw)}")
             return default
         return converted
 
@@ -256,7 +261,9 @@ class _Reader:
     def pin(self, key: str, value: int) -> int:
         """Check that a pin exists and has no other use; returns it."""
         if value not in BCM_PINS:
-            self.problem(key, f"pin {value} does not exist (BCM GPIO numbers are 0 to 27)")
+            self.problem(
+                key, f"pin {shown(value)} does not exist (BCM GPIO numbers are 0 to 27)"
+            )
         elif value in self.pin_owners:
             self.problem(key, f"pin {value} is used twice (also by {self.pin_owners[value]})")
         else:
@@ -270,7 +277,11 @@ def _as_int(raw: Any) -> int | None:
 
 
 def _as_float(raw: Any) -> float | None:
-    return float(raw) if isinstance(raw, int | float) and not isinstance(raw, bool) else None
+    # inf and nan pass range checks written as ``not low <= x`` in one direction or the
+    # other; a number from the file must be an ordinary, finite one.
+    if isinstance(raw, int | float) and not isinstance(raw, bool) and math.isfinite(raw):
+        return float(raw)
+    return None
 
 
 def _as_bool(raw: Any) -> bool | None:
@@ -325,13 +336,13 @@ def _parse(table: Mapping[str, Any]) -> tuple[HardwareConfig, list[str]]:
 
     size = r.integer(table, "board_size", p, defaults.board_size)
     if size not in SIZES:
-        r.problem(f"{p}.board_size", f"unsupported board size {size!r} (expected 6 or 7)")
+        r.problem(f"{p}.board_size", f"unsupported board size {shown(size)} (expected 6 or 7)")
         size = defaults.board_size
     loop_counts = {}
     for key in ("inner_loop_lamps", "outer_loop_lamps"):
         count = r.integer(table, key, p, getattr(defaults, key))
         if not 0 <= count <= 16:
-            r.problem(f"{p}.{key}", f"invalid lamp count {count!r} (expected 0 to 16)")
+            r.problem(f"{p}.{key}", f"invalid lamp count {shown(count)} (expected 0 to 16)")
             count = getattr(defaults, key)
         loop_counts[key] = count
     layout = LampLayout(size, loop_counts["inner_loop_lamps"], loop_counts["outer_loop_lamps"])
@@ -348,6 +359,11 @@ def _parse(table: Mapping[str, Any]) -> tuple[HardwareConfig, list[str]]:
     chain_names = r.value(table, "chain", p, _as_str_list, "a list of lamp names", None)
     chain = None if chain_names is None else tuple(None if n == SPARE else n for n in chain_names)
     chips = r.value(table, "chips", p, _as_int, "an integer", None)
+    if chips is not None and not 1 <= chips <= MAX_CHIPS:
+        # Each chip is a byte shifted out at every refresh: a billion would exhaust the memory.
+        expected = f"expected 1 to {MAX_CHIPS}"
+        r.problem(f"{p}.chips", f"invalid number of chips {shown(chips)} ({expected})")
+        chips = None
     if uses_chain:
         order = chain if chain is not None else default_chain_order(layout)
         for problem in check_chain_order(layout, order):
@@ -365,7 +381,7 @@ def _parse(table: Mapping[str, Any]) -> tuple[HardwareConfig, list[str]]:
     )
     spi_device = r.integer(table, "spi_device", p, defaults.spi_device)
     if spi_device not in range(len(SPI0_CHIP_SELECT)):
-        r.problem(f"{p}.spi_device", f"invalid chip select {spi_device!r} (expected 0 or 1)")
+        r.problem(f"{p}.spi_device", f"invalid chip select {shown(spi_device)} (expected 0 or 1)")
         spi_device = defaults.spi_device
     if driver is DriverKind.SHIFT_REGISTER:
         for key in ("data_pin", "clock_pin", "latch_pin"):
@@ -488,6 +504,10 @@ def read_hardware_table(path: str | Path) -> Mapping[str, Any]:
     except UnicodeDecodeError:
         # tomllib decodes the bytes itself; its error would not name the file.
         raise HardwareConfigError(f"invalid TOML in {str(path)!r}: not UTF-8 text") from None
+    except RecursionError:
+        raise HardwareConfigError(f"invalid TOML in {str(path)!r}: nested too deeply") from None
+    except ValueError as error:  # an integer of more digits than Python converts
+        raise HardwareConfigError(f"invalid TOML in {str(path)!r}: {error}") from None
     except OSError as error:
         reason = error.strerror or str(error)
         raise HardwareError(f"cannot read configuration file: {str(path)!r} ({reason})") from None

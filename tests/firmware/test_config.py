@@ -19,8 +19,20 @@ def write(tmp_path: Path, text: str) -> Path:
     return path
 
 
-def test_a_full_valid_config_loads(tmp_path: Path) -> None:
-    (tmp_path / "cal.json").write_text("{}")
+@pytest.fixture(scope="module")
+def calibration_text(tmp_path_factory: pytest.TempPathFactory) -> str:
+    from controller.position import start_position
+    from vision.calibrate import calibrate, save_calibration
+    from vision.config import VisionConfig
+    from vision.render import Scene, render
+
+    path = tmp_path_factory.mktemp("calibration") / "cal.json"
+    save_calibration(calibrate(VisionConfig(), render(start_position(6), Scene())), path)
+    return path.read_text()
+
+
+def test_a_full_valid_config_loads(tmp_path: Path, calibration_text: str) -> None:
+    (tmp_path / "cal.json").write_text(calibration_text)
     path = write(
         tmp_path,
         """
@@ -53,20 +65,20 @@ def test_a_full_valid_config_loads(tmp_path: Path) -> None:
     [
         ("[camera]\nsorce = 'usb'\n", "camera.sorce: unknown key"),
         ("[cammera]\n", "cammera: unknown key"),
-        ("[camera]\nfps = 'fast'\n", "camera.fps: expected int or float, got str"),
-        ("[camera]\nfps = 0\n", "camera.fps: must be more than 0"),
+        ("[camera]\nfps = 'fast'\n", "camera.fps: expected a number more than 0"),
+        ("[camera]\nfps = 0\n", "camera.fps: expected a number more than 0 and at most 120, got 0"),
         ("[camera]\nsource = 'webcam'\n", "camera.source: unknown source 'webcam'"),
         ("[camera]\nsource = 'usb'\n", "camera.calibration: needed for source 'usb'"),
         ("[camera]\ncalibration = 'missing.json'\n", "camera.calibration: file not found"),
-        ("[game]\nlevel = 12\n", "game.level: must be 1 to 10, got 12"),
-        ("[game]\nlevel = true\n", "game.level: expected int, got bool"),
+        ("[game]\nlevel = 12\n", "game.level: expected an integer from 1 to 10, got 12"),
+        ("[game]\nlevel = true\n", "game.level: expected an integer from 1 to 10, got True"),
         ("[game]\nvariant = 'chess'\n", "game.variant: unknown variant: 'chess'"),
         ("[game]\nmode = 'solo'\n", "game.mode: unknown mode 'solo'"),
         ("[hardware]\ndriver = 'laser'\n", "hardware.driver: unknown driver 'laser'"),
         ("[hardware]\ndata_pin = 17\nclock_pin = 17\n", "used twice"),
         ("[hardware]\ndata_pin = 40\n", "hardware.data_pin"),
         ("camera = 3\n", "camera: expected a table"),
-        ("[camera]\ndevice = -1\n", "camera.device: must be 0 or more"),
+        ("[camera]\ndevice = -1\n", "camera.device: expected an integer from 0 to 255"),
         ("[camera]\nsource = 'folder'\npath = 'none'\n", "camera.path: not found"),
         # Lamps laid out for a 6x6 board under a 7x7 game.
         ("[game]\nvariant = 'sepur'\n[hardware]\ndriver = 'shift-register'\n",
@@ -126,3 +138,64 @@ def test_a_match_section(tmp_path: Path) -> None:
 def test_a_7x7_board_with_its_hardware_is_valid(tmp_path: Path) -> None:
     path = write(tmp_path, "[game]\nvariant = 'sepur'\n[hardware]\nboard_size = 7\n")
     assert check_config(path) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        # Values that pass a plain "more than 0" and then hang or crash the board.
+        ("[camera]\nfps = inf\n", "camera.fps: expected a number more than 0 and at most 120, "
+         "got inf (not a finite number)"),
+        ("[camera]\nfps = nan\n", "camera.fps: expected a number"),
+        ("[vision]\nhold_seconds = inf\n", "vision.hold_seconds: expected a number"),
+        ("[engine]\nseconds = inf\n", "engine.seconds: expected a number more than 0"),
+        ("[engine]\nseconds = 1e9\n", "engine.seconds: expected a number more than 0"),
+        ("[camera]\ndevice = 99999999999999999999\n", "camera.device: expected an integer"),
+        ("[camera]\nwidth = 100000\nheight = 100000\n", "camera.width: expected an integer"),
+        ("[camera]\nwidth = 1\n", "camera.width: expected an integer from 64 to 8192, got 1"),
+        ("[game]\nno_capture_limit = 10000000000\n", "game.no_capture_limit: expected"),
+        ("[match]\ngames = 100000000000\n", "match.games: expected an integer from 1 to 1000"),
+        ("[hardware]\nchips = 1000000000\n", "hardware.chips: invalid number of chips"),
+        ("[hardware]\nrefresh_hz = inf\n", "hardware.refresh_hz: expected a number, got inf"),
+        ("[hardware]\nbuttons.bounce_time = nan\n", "hardware.buttons.bounce_time: expected"),
+        ("[journal]\npath = ''\n", "journal.path: expected a file name, got ''"),
+        ("[journal]\npath = '~nosuchuser/x'\n", "journal.path: cannot expand the home folder"),
+        ("[journal]\nrecords = '~nosuchuser/x'\n", "journal.records: cannot expand the home"),
+        ("[camera]\ncalibration = '~nosuchuser/c.json'\n", "camera.calibration: cannot expand"),
+        ("[camera]\nsource = 'folder'\npath = '~nosuchuser/f'\n", "camera.path: cannot expand"),
+        ("a = " + "[" * 500 + "]" * 500 + "\n", "nested too deeply"),
+        ("a = " + "9" * 5000 + "\n", "invalid TOML"),
+        ("[hardware]\ndata_pin = " + "9" * 4000 + "\n", "hardware.data_pin: pin ...9999"),
+    ],
+)
+def test_numbers_and_names_that_would_fail_later_are_refused(
+    tmp_path: Path, text: str, problem: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, text)
+    problems = check_config(path)
+    assert any(problem in line for line in problems), problems
+    assert all(len(line) < 300 for line in problems), "one short line each"
+    with pytest.raises(ConfigError):
+        load_config(path)
+    # --check refuses what run would refuse, in one line per problem.
+    assert main(["run", "--config", str(path), "--check"]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_config_that_cannot_be_read_is_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "board.toml"
+    folder.mkdir()
+    assert check_config(folder)[0].startswith(f"cannot read config file {str(folder)!r}")
+    binary = tmp_path / "bad.toml"
+    binary.write_bytes(b"a = '\xff'\n")
+    assert check_config(binary) == [f"invalid TOML in {str(binary)!r}: not UTF-8 text"]
+
+
+@pytest.mark.parametrize(
+    "text", ["{}", "[" * 100_000 + "]" * 100_000, '{"format": "surakarta-calibration"', ""]
+)
+def test_check_refuses_a_calibration_that_run_cannot_load(tmp_path: Path, text: str) -> None:
+    (tmp_path / "cal.json").write_text(text)
+    path = write(tmp_path, "[camera]\nsource = 'usb'\ncalibration = 'cal.json'\n")
+    problems = check_config(path)
+    assert len(problems) == 1 and problems[0].startswith("camera.calibration: "), problems

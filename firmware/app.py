@@ -9,39 +9,38 @@ error pattern; SIGTERM or Ctrl-C stop the loop and leave every lamp dark.
 from __future__ import annotations
 
 import logging
-import queue
 import signal
 import threading
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
 from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 
-from controller.decisions import BoardSeen, Button, Pressed
+from controller.decisions import BoardSeen
+from controller.engine.service import BackgroundEngine
 from controller.errors import SurakartaError
 from controller.geometry import point_name
 from controller.position import start_position
 from controller.referee import Referee
 from controller.variants import Variant
-from firmware.board import BoardSession, Outputs
+from firmware.board import DecisionObserver
 from firmware.config import CameraConfig, Config
-from firmware.engine_service import BackgroundEngine
 from firmware.journal import Journal, SessionState
+from firmware.pipeline import PipelineParts, Service, open_pipeline
 from hardware.build import Hardware, build_hardware
 from hardware.buttons import ButtonName
 from hardware.config import HardwareConfig
 from hardware.effects import Blink
-from vision.calibrate import calibrate, load_calibration
+from vision.calibrate import Calibration, calibrate, load_calibration
 from vision.config import VisionConfig
 from vision.errors import CameraLost, CameraUnavailable
-from vision.reader import BoardReader, FrameReading, ReadStatus
+from vision.reader import FrameReading, ReadStatus
 from vision.render import Scene
 from vision.sources import FrameSource, ImageFolder, OpenCVCapture, PiCamera, SyntheticCamera
-from vision.stabiliser import Stabiliser
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +112,12 @@ class StopFlag:
 
 
 class BoardApp:
-    """Everything of a running board, wired together."""
+    """Everything of a running board, wired together.
+
+    The pipeline (pins, engine, calibration, referee) is built by
+    ``firmware.pipeline.open_pipeline``: a failure part-way closes what was opened.
+    ``observers`` and ``services`` are passed on to it (see that module).
+    """
 
     def __init__(
         self,
@@ -121,20 +125,44 @@ class BoardApp:
         pin_factory: Any = None,
         clock: Callable[[], float] = time.monotonic,
         camera: Callable[[], FrameSource] | None = None,
+        *,
+        observers: Sequence[DecisionObserver] = (),
+        services: Sequence[Service] = (),
     ) -> None:
         self.config = config
         self.clock = clock
-        self.open_camera = camera or (
-            lambda: open_camera(config.camera, self.session.referee.position.size)
-        )
-        self.stop = threading.Event()
         variant = config.game.variant
-        self.presses: queue.Queue[ButtonName] = queue.Queue()
-        hardware_config = config.hardware or HardwareConfig(board_size=variant.size)
-        self.hardware: Hardware = _open_hardware(
-            hardware_config, pin_factory, self.presses.put, clock
-        )
+        self.open_camera = camera or (lambda: open_camera(config.camera, variant.size))
+        self.stop = threading.Event()
         self.journal = Journal(config.journal, config.records)
+        hardware_config = config.hardware or HardwareConfig(board_size=variant.size)
+        self.pipeline = open_pipeline(
+            PipelineParts(
+                open_hardware=lambda on_press: _open_hardware(
+                    hardware_config, pin_factory, on_press, clock
+                ),
+                open_engine=lambda: BackgroundEngine(config.engine_seconds),
+                referee=lambda: self._referee(variant),
+                calibration=self._calibration,
+                hold_seconds=config.hold_seconds,
+                journal=self.journal,
+                observers=observers,
+                services=services,
+            )
+        )
+        self.hardware: Hardware = self.pipeline.hardware
+        self.session = self.pipeline.session
+        self.reader = self.pipeline.reader
+        self.stabiliser = self.pipeline.stabiliser
+        self.calibration = self.pipeline.calibration
+        self.source: FrameSource | None = None
+        self._trouble: str | None = None
+        self._no_board_since: float | None = None
+        self._doubt_since: float | None = None
+
+    def _referee(self, variant: Variant) -> Referee:
+        """A referee for the config's game, or for the journaled one it goes on with."""
+        config = self.config
         saved = self._saved_session(variant)
         referee = Referee(
             variant,
@@ -148,29 +176,14 @@ class BoardApp:
         if saved is not None:
             referee.computer, referee.level = saved.computer, saved.level
             log.info("resuming the saved game after %d moves", len(saved.game.moves))
-        self.engine = BackgroundEngine(config.engine_seconds)
-        buzzer = self.hardware.buzzer
-        self.session = BoardSession(
-            referee,
-            Outputs(
-                layout=self.hardware.layout,
-                scene=self.hardware.scene,
-                engine=self.engine,
-                play_sound=None if buzzer is None else buzzer.play,
-                journal=self.journal,
-            ),
+        return referee
+
+    def _calibration(self) -> Calibration:
+        """The calibration file's, or one learnt from the first frame (synthetic cameras)."""
+        path = self.config.camera.calibration
+        return load_calibration(path) if path is not None else calibrate(
+            VisionConfig(), self._first_frame()
         )
-        self.calibration = (
-            load_calibration(config.camera.calibration)
-            if config.camera.calibration is not None
-            else calibrate(VisionConfig(), self._first_frame())
-        )
-        self.reader = BoardReader(self.calibration)
-        self.stabiliser = Stabiliser(config.hold_seconds)
-        self.source: FrameSource | None = None
-        self._trouble: str | None = None
-        self._no_board_since: float | None = None
-        self._doubt_since: float | None = None
 
     def _saved_session(self, variant: Variant) -> SessionState | None:
         """The journaled game, if it can go on under this config's rules."""
@@ -274,9 +287,7 @@ class BoardApp:
             stable = self.stabiliser.feed(now, reading)
             if stable is not None:
                 self.session.feed(BoardSeen(stable), now)
-        while not self.presses.empty():
-            self.session.feed(Pressed(Button(self.presses.get().value)), now)
-        self.session.poll_engine(now)
+        self.pipeline.deliver(now)
 
     def run(self) -> int:
         """Run until stopped; every lamp is dark afterwards."""
@@ -296,12 +307,11 @@ class BoardApp:
         return 0
 
     def close(self) -> None:
-        """Stop the engine, release the camera, darken the lamps, free the pins."""
-        self.engine.close()
+        """Release the camera, stop the engine, darken the lamps, free the pins."""
         if self.source is not None:
             self.source.close()
             self.source = None
-        self.hardware.close()
+        self.pipeline.close()
 
 
 def install_signal_handlers(app: BoardApp) -> None:

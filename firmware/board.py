@@ -2,7 +2,7 @@
 
 ``BoardSession`` feeds inputs to the referee and turns its decisions into lamp
 effects, sounds, engine requests, journal writes and an event stream. The camera
-loop (``firmware.camera``) and the buttons feed it; it owns no clock of its own:
+loop (``firmware.pipeline``) and the buttons feed it; it owns no clock of its own:
 the caller passes the time, so the same code runs live and in simulated time.
 """
 
@@ -36,9 +36,9 @@ from controller.decisions import (
     Think,
     Undone,
 )
+from controller.engine.service import EngineService
 from controller.geometry import Station, point_name
 from controller.referee import COMPUTER, DANGER, FIX, HINT, LAST, LIFT, RESULT, Referee
-from firmware.engine_service import EngineService
 from firmware.journal import Journal, SessionState
 from hardware.buzzer import Sound as BuzzerSound
 from hardware.effects import Blink, Chase, Pulse, Steady
@@ -59,9 +59,15 @@ BUZZER_SOUNDS = {
 }
 
 EventSink = Callable[[dict[str, Any]], None]
+"""Takes the event-stream records (JSON-ready dicts with the time ``t``)."""
+DecisionObserver = Callable[[Decision], None]
+"""Takes every decision of the referee, typed, once the session has carried it out."""
 
 JOURNALED = (Accepted, Undone, NewGame, ModeChanged, GameEnded, AgreementTakenBack)
-"""Decisions after which the journal is written: everything a restart must know."""
+"""Decisions after which the journal is written: everything a restart must know.
+
+They also drop what the engine was asked before them: the referee no longer waits
+for that answer, so the engine stops searching at once."""
 
 
 def _names(stations: tuple[Station, ...] | list[int]) -> list[str]:
@@ -139,6 +145,8 @@ class Outputs:
     """Where the game is saved after every change."""
     events: EventSink | None = None
     """Receives an event dict for each thing that happened (with ``t`` added)."""
+    observers: tuple[DecisionObserver, ...] = ()
+    """Receive every decision, typed, after it was carried out."""
 
 
 class BoardSession:
@@ -184,6 +192,7 @@ class BoardSession:
         move is on the disk, so a power cut right after loses nothing.
         """
         if any(isinstance(d, JOURNALED) for d in decisions):
+            self.outputs.engine.cancel()
             self._save()
         for decision in decisions:
             record = event_of(decision, self.outputs.layout)
@@ -208,6 +217,8 @@ class BoardSession:
                 self._withdraw_record()
             elif isinstance(decision, NewGame):
                 self._record = None
+            for observe in self.outputs.observers:
+                observe(decision)
 
     def _save(self) -> None:
         if self.outputs.journal is None:

@@ -8,24 +8,24 @@ games through it; the simulator window drives the same pieces in real time.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller import Color, Move, Position, Variant, find_move, start_position
-from controller.decisions import BoardSeen, Button, Pressed
+from controller import Color, Move, Position, Variant, start_position
+from controller.decisions import BoardSeen, Button, ComputerChose, Decision, HintShown
+from controller.engine.service import EngineService, ImmediateEngine
 from controller.geometry import Point, bit, geometry, point_name, point_xy
 from controller.reading import BoardReading
 from controller.referee import Referee
-from firmware.board import BoardSession, Outputs
-from firmware.engine_service import EngineService, ImmediateEngine
+from firmware.board import BoardSession, DecisionObserver, EventSink
 from firmware.journal import Journal
+from firmware.pipeline import Pipeline, PipelineParts, Service, open_pipeline
 from firmware.scenario import Action, BadScenario, Step
 from hardware.build import Hardware, build_hardware
-from hardware.buttons import ButtonName
 from hardware.config import ButtonConfig, HardwareConfig
 from hardware.effects import Blink
 from vision.calibrate import Calibration, calibrate
@@ -33,8 +33,6 @@ from vision.config import VisionConfig
 from vision.reader import BoardReader, FrameReading
 from vision.render import SKIN_TONES, Hand, Scene, render
 from vision.stabiliser import Stabiliser
-
-EventSink = Callable[[dict[str, Any]], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +107,9 @@ class Simulation:
     """One board session in simulated time.
 
     ``pin_factory`` lets a caller watch the mock pins (e.g. with a model of the LED
-    chain) before the hardware opens them; ``engine`` replaces the fixed-depth
-    engine (e.g. by one that thinks in the background, for real time).
+    chain) before the hardware opens them; ``engine`` starts another engine than the
+    fixed-depth one (e.g. one that thinks in the background, for real time);
+    ``observers`` and ``services`` go to the pipeline (``firmware.pipeline``).
     """
 
     def __init__(
@@ -121,7 +120,9 @@ class Simulation:
         journal: Journal | None = None,
         *,
         pin_factory: MockFactory | None = None,
-        engine: EngineService | None = None,
+        engine: Callable[[], EngineService] | None = None,
+        observers: Sequence[DecisionObserver] = (),
+        services: Sequence[Service] = (),
     ) -> None:
         self.options = options or SimulationOptions()
         self.journal = journal
@@ -130,62 +131,92 @@ class Simulation:
         self.frame_index = 0
         self.last_lit: Move | None = None
         self.hand_left_at: float | None = None
-        self._presses: list[ButtonName] = []
         self._leds: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self._rng = np.random.default_rng(self.options.seed)
         self._own_pins = pin_factory is None
         self.pin_factory = pin_factory or MockFactory(pin_class=MockPWMPin)
-        self._engine = engine
-        self.hardware: Hardware = self._build_hardware(variant)
-        self._start(variant)
+        self._open_engine = engine or (
+            lambda: ImmediateEngine(self.options.engine_depth, self.options.seed)
+        )
+        self._observers = (self._remember_lit, *observers)
+        self._services = tuple(services)
+        self.pipeline = self._open(variant)
 
     # -- set-up ---------------------------------------------------------------------
 
-    def _build_hardware(self, variant: Variant) -> Hardware:
-        return build_hardware(
-            simulated_hardware(variant),
-            self.pin_factory,
-            on_press=self._presses.append,
-            clock=lambda: self.t,
-            sleep=lambda seconds: None,
-        )
-
-    def _resize(self, variant: Variant, line: int) -> None:
-        """Rewire the lamps for a board of another size (a 7x7 variant, or back)."""
-        if not self._own_pins:
-            # The caller watches these pins for a board of the first size.
-            raise BadScenario(f"line {line}: this session's board size is fixed")
-        self.hardware.close()
-        self.pin_factory = MockFactory(pin_class=MockPWMPin)
-        self.hardware = self._build_hardware(variant)
-        self._leds = ((), ())
-
-    def _start(self, variant: Variant) -> None:
+    def _open(self, variant: Variant) -> Pipeline:
+        """The pipeline of a new session of ``variant``, its board set up at the start."""
         self.variant = variant
         start = start_position(variant.size)
         self.board = VirtualBoard.of(start)
-        self.calibration: Calibration = calibrate(VisionConfig(), self._render(start, None))
-        self.reader = BoardReader(self.calibration)
-        self.stabiliser = Stabiliser(self.options.hold_seconds)
-        self.referee = Referee(variant)
-        buzzer = self.hardware.buzzer
-        self.session = BoardSession(
-            self.referee,
-            Outputs(
-                layout=self.hardware.layout,
-                scene=self.hardware.scene,
-                engine=self._engine
-                or ImmediateEngine(self.options.engine_depth, self.options.seed),
-                play_sound=None if buzzer is None else buzzer.play_now,
+        pipeline = open_pipeline(
+            PipelineParts(
+                open_hardware=lambda on_press: build_hardware(
+                    simulated_hardware(variant),
+                    self.pin_factory,
+                    on_press=on_press,
+                    clock=lambda: self.t,
+                    sleep=lambda seconds: None,
+                ),
+                open_engine=self._open_engine,
+                referee=lambda: Referee(variant),
+                calibration=lambda: calibrate(VisionConfig(), self._render(start, None)),
+                hold_seconds=self.options.hold_seconds,
                 journal=self.journal,
-                events=self._event,
-            ),
+                immediate_sound=True,
+                events=self.emit_raw,
+                observers=self._observers,
+                services=self._services,
+            )
         )
-        self.session.start(self.t)
+        pipeline.session.start(self.t)
+        return pipeline
+
+    def _change_variant(self, variant: Variant, line: int) -> None:
+        """A new session of another variant, rewiring the lamps for another board size."""
+        resize = variant.size != self.board.size
+        if resize and not self._own_pins:
+            # The caller watches these pins for a board of the first size.
+            raise BadScenario(f"line {line}: this session's board size is fixed")
+        self.pipeline.close()
+        if resize:
+            self.pin_factory = MockFactory(pin_class=MockPWMPin)
+            self._leds = ((), ())
+        self.pipeline = self._open(variant)
+
+    @property
+    def hardware(self) -> Hardware:
+        """The lamps, buttons and buzzer on the mock pins."""
+        return self.pipeline.hardware
+
+    @property
+    def session(self) -> BoardSession:
+        """The referee wired to its outputs."""
+        return self.pipeline.session
+
+    @property
+    def referee(self) -> Referee:
+        """The referee of the session."""
+        return self.pipeline.session.referee
+
+    @property
+    def reader(self) -> BoardReader:
+        """The vision reading the rendered frames."""
+        return self.pipeline.reader
+
+    @property
+    def stabiliser(self) -> Stabiliser:
+        """Readings that hold still long enough."""
+        return self.pipeline.stabiliser
+
+    @property
+    def calibration(self) -> Calibration:
+        """The calibration learnt from the rendered start."""
+        return self.pipeline.calibration
 
     def close(self) -> None:
-        """Darken the lamps and release the mock pins."""
-        self.hardware.close()
+        """Stop the engine, darken the lamps and release the mock pins."""
+        self.pipeline.close()
 
     # -- the camera and the loop ----------------------------------------------------
 
@@ -224,11 +255,7 @@ class Simulation:
         stable = self.stabiliser.feed(self.t, frame)
         if stable is not None:
             self.session.feed(BoardSeen(stable), self.t)
-        self.session.poll_engine(self.t)
-        while self._presses:
-            name = self._presses.pop(0)
-            self.session.feed(Pressed(_BUTTONS[name]), self.t)
-            self.session.poll_engine(self.t)
+        self.pipeline.deliver(self.t)
         self.refresh_lamps()
         self._report_leds()
         if self.frame_index % 50 == 0:
@@ -252,11 +279,10 @@ class Simulation:
 
     # -- events ---------------------------------------------------------------------
 
-    def _event(self, record: dict[str, Any]) -> None:
-        if record["type"] in ("hint", "computer"):
+    def _remember_lit(self, decision: Decision) -> None:
+        if isinstance(decision, HintShown | ComputerChose):
             # What ``follow`` carries out: the move the board lit last.
-            self.last_lit = find_move(self.referee.position, record["move"], self.variant)
-        self.emit_raw(record)
+            self.last_lit = decision.move
 
     def _report_leds(self) -> None:
         on: set[str] = set()
@@ -334,12 +360,12 @@ class Simulation:
         else:
             self.move(move.origin, move.target, line)
 
-    def press(self, button: ButtonName) -> None:
+    def press(self, button: Button) -> None:
         """Press and release a button through its mock pin, and let a frame pass."""
         self.push(button)
         self.tick()
 
-    def push(self, button: ButtonName) -> None:
+    def push(self, button: Button) -> None:
         """Press and release a button through its mock pin; the next step handles it."""
         assert self.hardware.buttons is not None
         pin = self.hardware.buttons.button(button).pin
@@ -364,9 +390,7 @@ class Simulation:
             assert step.variant is not None
             if self.referee.current.moves:
                 raise BadScenario(f"line {line}: the variant must come before the first move")
-            if step.variant.size != self.board.size:
-                self._resize(step.variant, line)
-            self._start(step.variant)
+            self._change_variant(step.variant, line)
         elif action is Action.MODE:
             self.session.apply(self.referee.set_mode(step.color))
             self.session.poll_engine(self.t)
@@ -387,7 +411,7 @@ class Simulation:
             self.place(points[0], line, step.color)
         elif action is Action.PRESS:
             assert step.button is not None
-            self.press(ButtonName(step.button.value))
+            self.press(step.button)
         elif action is Action.WAIT:
             self.advance(step.number)
         elif action is Action.FOLLOW:
@@ -395,5 +419,3 @@ class Simulation:
                 raise BadScenario(f"line {line}: nothing is lit to follow")
             self.carry_out(self.last_lit, line)
 
-
-_BUTTONS = {name: Button(name.value) for name in ButtonName}

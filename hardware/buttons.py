@@ -9,26 +9,18 @@ from __future__ import annotations
 
 import queue
 from collections.abc import Callable, Mapping
-from enum import Enum
 from typing import Any
 
-from gpiozero import Button
+from gpiozero import Button as GpioButton
+
+from controller.decisions import Button
 
 DEFAULT_BOUNCE_TIME = 0.05
 """Seconds during which further edges after a press are ignored (switch bounce)."""
 
 
-class ButtonName(Enum):
-    """What each button asks for."""
-
-    HINT = "hint"
-    """Show the engine's suggested move."""
-    UNDO = "undo"
-    """Take back the last move."""
-    NEW = "new"
-    """Start a new game."""
-    MODE = "mode"
-    """Cycle the play mode (two players, against the computer, ...)."""
+ButtonName = Button
+"""The buttons' names are the referee's own ``Button`` (hint, undo, new game, mode)."""
 
 
 PressHandler = Callable[[ButtonName], None]
@@ -49,10 +41,12 @@ class ButtonPanel:
         self._on_press = on_press
         self.presses: queue.Queue[ButtonName] = queue.Queue()
         """Presses not delivered to a handler, oldest first."""
-        self._buttons: dict[ButtonName, Button] = {}
+        self._buttons: dict[ButtonName, GpioButton] = {}
         try:
             for name, pin in pins.items():
-                button = Button(pin, pull_up=True, bounce_time=bounce_time, pin_factory=pin_factory)
+                button = GpioButton(
+                    pin, pull_up=True, bounce_time=bounce_time, pin_factory=pin_factory
+                )
                 button.when_pressed = self._handler_for(name)
                 self._buttons[name] = button
         except BaseException:
@@ -78,7 +72,7 @@ class ButtonPanel:
         """The buttons present, in configuration order."""
         return tuple(self._buttons)
 
-    def button(self, name: ButtonName) -> Button:
+    def button(self, name: ButtonName) -> GpioButton:
         """The gpiozero device of one button (the self-test reads its pin)."""
         return self._buttons[name]
 

@@ -11,7 +11,7 @@ search; the caps below are chosen so that it does on an ordinary PC.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from controller.engine.search import SearchResult, think
@@ -105,12 +105,14 @@ def choose(
     plies_without_capture: int = 0,
     endings: Endings | None = None,
     settings: SearchSettings = DEFAULT_SETTINGS,
+    stop: Callable[[], bool] | None = None,
 ) -> SearchResult:
     """The move a player of ``level_number`` makes in ``position``.
 
     The search stops at ``movetime`` seconds or ``depth`` plies (or the level's own
-    caps, whichever comes first). ``history`` is the game's positions up to and
-    including ``position``, for repetitions. Raises GameOver when there is no move.
+    caps, whichever comes first), or as soon as ``stop()`` turns true. ``history`` is
+    the game's positions up to and including ``position``, for repetitions. Raises
+    GameOver when there is no move.
     """
     chosen = level(level_number)
     rng = rng if rng is not None else random.Random(0)
@@ -134,4 +136,5 @@ def choose(
         noise=chosen.noise,
         noise_seed=noise_seed,
         settings=settings,
+        deadline=stop,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from controller.decisions import Think
 from controller.engine.levels import choose
@@ -15,8 +16,11 @@ def choose_for(
     movetime: float | None,
     depth: int | None = None,
     rng: random.Random | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> SearchResult:
     """The move for ``request`` at its level, within ``movetime`` seconds or ``depth`` plies.
+
+    ``stop`` ends the search early when it turns true (the request was superseded).
 
     Raises GameOver when the side to move has no move.
     """
@@ -30,4 +34,5 @@ def choose_for(
         history=(*request.history, request.position),
         plies_without_capture=request.plies_without_capture,
         endings=request.endings,
+        stop=stop,
     )

@@ -13,15 +13,17 @@ import dataclasses
 import logging
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 import pygame
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from controller.decisions import Button
+from controller.engine.service import BackgroundEngine, EngineService, ImmediateEngine
 from controller.geometry import geometry
 from controller.movegen import legal_moves, make_move
 from controller.position import Color, Position, start_position
-from firmware.engine_service import BackgroundEngine, EngineService, ImmediateEngine
 from firmware.scenario import parse_scenario
 from firmware.simulation import Simulation, SimulationOptions, simulated_hardware
 from firmware.simulator import drawing
@@ -32,7 +34,6 @@ from firmware.simulator.lamps import LampWatch
 from firmware.simulator.layout import CAMERA_VIEW, WINDOW_SIZE, Layout, inside
 from firmware.simulator.options import SimulatorError, WindowOptions, camera_scene
 from firmware.simulator.sound import Speaker
-from hardware.buttons import ButtonName
 from hardware.buzzer import SOUND_PATTERNS, Sound
 from vision.calibrate import calibrate
 from vision.config import VisionConfig
@@ -71,7 +72,7 @@ KEYS = {
 }
 """Keys for the on-screen buttons."""
 
-PIN_BUTTONS = {name.value: name for name in ButtonName}
+PIN_BUTTONS = {button.value: button for button in Button}
 """Actions that press a button of the board, through its mock pin."""
 
 SOUND_WORDS = {
@@ -116,7 +117,7 @@ class SimulatorWindow:
         *,
         threaded: bool = True,
         audio: bool = True,
-        engine: EngineService | None = None,
+        engine: Callable[[], EngineService] | None = None,
     ) -> None:
         self.options = options
         self.layout = Layout.for_size(options.variant.size)
@@ -131,11 +132,10 @@ class SimulatorWindow:
         self.lamps = LampWatch(factory, simulated_hardware(options.variant))
         if engine is None:
             engine = (
-                BackgroundEngine(options.think_seconds, options.seed)
+                (lambda: BackgroundEngine(options.think_seconds, options.seed))
                 if threaded
-                else ImmediateEngine(2, options.seed)
+                else (lambda: ImmediateEngine(2, options.seed))
             )
-        self.engine = engine
         simulation_options = SimulationOptions(
             fps=options.camera_fps, scene=choose_scene(options), seed=options.seed
         )
@@ -152,7 +152,6 @@ class SimulatorWindow:
                 simulation.run(parse_scenario(options.scenario.read_text(encoding="utf-8")))
         except BaseException:
             simulation.close()
-            engine.close()
             raise
         self.hands = Hands(simulation.board, self.layout)
         self.camera = CameraFeed(simulation, CAMERA_VIEW, threaded)
@@ -384,7 +383,6 @@ class SimulatorWindow:
     def close(self) -> None:
         """Stop the camera and the engine, darken the lamps, release the pins and audio."""
         self.camera.close()
-        self.engine.close()
         self.speaker.close()
         self.simulation.close()
 

@@ -300,3 +300,27 @@ def test_a_piece_between_points_is_lit_once_the_doubt_lasts(tmp_path: Path) -> N
         assert DOUBT_LAYER not in app.hardware.scene.layer_names, "centred: the lamp goes out"
     finally:
         app.close()
+
+
+def _engine_threads() -> set[threading.Thread]:
+    return {thread for thread in threading.enumerate() if thread.name == "engine"}
+
+
+def test_a_corrupt_calibration_file_at_start_leaves_no_engine_and_no_pins_taken(
+    tmp_path: Path,
+) -> None:
+    from vision.errors import BadCalibration
+
+    (tmp_path / "calibration.json").write_text('{"format": "surakarta-calib', encoding="utf-8")
+    path = tmp_path / "board.toml"
+    path.write_text('[camera]\nsource = "synthetic"\ncalibration = "calibration.json"\n'
+                    '[journal]\npath = "journal.json"\n')
+    factory = MockFactory(pin_class=MockPWMPin)
+    before = _engine_threads()
+    with pytest.raises(BadCalibration, match="corrupt calibration file"):
+        BoardApp(load_config(path), factory, FakeClock(), FlakyCameras(["ok"], start_position()))
+    assert not {t for t in _engine_threads() - before if t.is_alive()}, "the engine was stopped"
+    # The pins were given back: a board opens on the same pins at once.
+    app = BoardApp(_config(tmp_path), factory, FakeClock(), FlakyCameras(["ok"], start_position()))
+    app.close()
+

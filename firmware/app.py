@@ -312,6 +312,7 @@ class BoardApp:
             self.source.close()
             self.source = None
         self.pipeline.close()
+        self.journal.close()  # another board may use the journal now
 
 
 def install_signal_handlers(app: BoardApp) -> None:

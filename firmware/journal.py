@@ -4,13 +4,29 @@ A power cut at any moment leaves either the previous journal or the new one, nev
 a torn file: the new state goes to a temporary file in the same folder, is flushed
 to the disk with fsync, and then renamed over the old one (an atomic step on POSIX
 file systems), and the folder itself is synced so the rename survives too.
+
+What else keeps a game from being lost or mixed up:
+
+- a checksum over the content: a flipped bit on a worn SD card is a corrupt journal
+  (set aside), not a different game;
+- a lock held while a board uses the journal: two boards whose configs name the same
+  file would otherwise take turns overwriting each other's game;
+- the record of a finished game is part of finishing it: the journal names the
+  record file before the record is written, so a power cut between the two leaves a
+  journal from which the next start writes the record again;
+- temporary files left by a write that a power cut interrupted are removed when the
+  journal is next opened.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import hashlib
 import json
 import logging
 import os
+import re
 import tempfile
 import time
 from dataclasses import dataclass
@@ -28,15 +44,31 @@ from controller import (
 )
 from controller.game import EndReason, Outcome, Winner
 from controller.match import Counting, Match, MatchRules, Scoring
+from controller.numbers import Bounds, shown, whole
 from controller.record import GameRecord, write_record
 
 log = logging.getLogger(__name__)
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2 added the checksum and the record of a finished game; 1 is still read."""
+CHECKSUM_PREFIX = "sha256:"
+RECORD_NAME = re.compile(r"game-[0-9]{8}-[0-9]{6}(-[0-9]{1,6})?\.txt")
+"""What a record's file name looks like; a journal naming anything else is corrupt."""
+
+LEVEL = whole(1, 10)
+NO_CAPTURE_LIMIT = whole(1, 10_000)
+MATCH_GAMES = whole(1, 1000)
+MATCH_TARGET = whole(1, 100_000)
+PIECES = whole(0, 14)
+MATCH_RESULTS = 10_000
 
 
 class BadJournal(SurakartaError, ValueError):
     """A journal that cannot be read back."""
+
+
+class JournalInUse(SurakartaError, OSError):
+    """Another running board holds the journal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +83,19 @@ class SessionState:
     """The computer's strength."""
     match: Match | None = None
     """The match this game belongs to, with the games finished so far."""
+
+
+def _number(document: dict[str, Any], key: str, bounds: Bounds) -> int:
+    """An integer of the journal: the same rule as for configs (json reads 1e400 as inf)."""
+    problem = bounds.problem(document[key])
+    if problem:
+        raise BadJournal(f"unreadable journal: {key}: {problem}")
+    return int(document[key])
+
+
+def _checksum(document: dict[str, Any]) -> str:
+    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"))
+    return CHECKSUM_PREFIX + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def atomic_write(path: Path, text: str) -> None:
@@ -73,10 +118,11 @@ def atomic_write(path: Path, text: str) -> None:
         os.close(directory)
 
 
-def state_to_json(state: SessionState) -> str:
+def state_to_json(state: SessionState, record: str | None = None) -> str:
+    """The journal's text; ``record`` names the record file of a finished game."""
     game = state.game
     assert game.start is not None
-    document = {
+    document: dict[str, Any] = {
         "format": FORMAT_VERSION,
         "variant": game.variant.value,
         "start": str(game.start),
@@ -87,8 +133,15 @@ def state_to_json(state: SessionState) -> str:
         "computer": None if state.computer is None else state.computer.word,
         "level": state.level,
         "match": None if state.match is None else _match_to_json(state.match),
+        "record": record,
     }
-    return json.dumps(document, indent=1) + "\n"
+    return signed(document)
+
+
+def signed(document: dict[str, Any]) -> str:
+    """The journal text of ``document``, with the checksum of its content."""
+    content = {key: value for key, value in document.items() if key != "checksum"}
+    return json.dumps({**content, "checksum": _checksum(content)}, indent=1) + "\n"
 
 
 def _match_to_json(match: Match) -> dict[str, Any]:
@@ -117,70 +170,190 @@ def _match_to_json(match: Match) -> dict[str, Any]:
 def _match_from_json(document: dict[str, Any]) -> Match:
     rules = MatchRules(
         scoring=Scoring(document["scoring"]),
-        games=int(document["games"]),
-        target=int(document["target"]),
+        games=_number(document, "games", MATCH_GAMES),
+        target=_number(document, "target", MATCH_TARGET),
         counting=Counting(document["counting"]),
         swap_colours=bool(document["swap_colours"]),
-        pieces_per_side=int(document["pieces_per_side"]),
+        pieces_per_side=_number(document, "pieces_per_side", PIECES),
     )
     match = Match(str(document["first"]), str(document["second"]), rules)
+    if len(document["results"]) > MATCH_RESULTS:
+        raise BadJournal(f"unreadable journal: {len(document['results'])} match results")
     for result in document["results"]:
         match.record(
             Outcome(
                 Winner(result["winner"]),
                 EndReason(result["reason"]),
-                int(result["red_pieces"]),
-                int(result["black_pieces"]),
+                _number(result, "red_pieces", PIECES),
+                _number(result, "black_pieces", PIECES),
             )
         )
     return match
 
 
+def _document(text: str) -> dict[str, Any]:
+    """The journal's JSON object, its checksum verified."""
+    document = json.loads(text)
+    if not isinstance(document, dict):
+        raise BadJournal(f"unreadable journal: not an object but {type(document).__name__}")
+    version = document.get("format")
+    if version not in (1, FORMAT_VERSION):
+        raise BadJournal(f"unknown journal format: {shown(version)}")
+    if version == FORMAT_VERSION:
+        stored = document.pop("checksum", None)
+        if stored != _checksum(document):
+            raise BadJournal("unreadable journal: the checksum does not match its content")
+    return document
+
+
+def record_name(document: dict[str, Any]) -> str | None:
+    """The record file a journal names for its finished game (None for none)."""
+    name = document.get("record")
+    if name is not None and not (isinstance(name, str) and RECORD_NAME.fullmatch(name)):
+        raise BadJournal(f"unreadable journal: record {shown(name)} is not a record's name")
+    return name
+
+
 def state_from_json(text: str) -> SessionState:
     """Rebuild the session; raises BadJournal with the reason."""
+    return _state_and_record(text)[0]
+
+
+def _state_and_record(text: str) -> tuple[SessionState, str | None]:
     try:
-        document: dict[str, Any] = json.loads(text)
-        if document.get("format") != FORMAT_VERSION:
-            raise BadJournal(f"unknown journal format: {document.get('format')!r}")
-        endings = Endings(document["no_capture_limit"], bool(document["repetition"]))
+        document = _document(text)
+        limit = document["no_capture_limit"]
+        if limit is not None:
+            limit = _number(document, "no_capture_limit", NO_CAPTURE_LIMIT)
+        endings = Endings(limit, bool(document["repetition"]))
         game = Game(parse_variant(document["variant"]), parse_position(document["start"]), endings)
         for name in document["moves"]:
             game.play(name)
         if document.get("agreed", False) and not game.is_over:
             game.end_by_agreement()
         computer = document["computer"]
-        level = int(document["level"])
-        if not 1 <= level <= 10:
-            raise BadJournal(f"unreadable journal: level {level!r} is not 1 to 10")
+        level = _number(document, "level", LEVEL)
         match = document.get("match")
-        return SessionState(
+        state = SessionState(
             game,
             None if computer is None else parse_color(computer),
             level,
             None if match is None else _match_from_json(match),
         )
+        return state, record_name(document)
     except BadJournal:
         raise
     # A nested document too deep for the parser is as corrupt as a torn one.
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
-        raise BadJournal(f"unreadable journal: {error}") from None
+        reason = (str(error).splitlines() or [type(error).__name__])[0][:200]
+        raise BadJournal(f"unreadable journal: {reason}") from None
 
 
 class Journal:
-    """The journal file of one board, and the folder of finished game records."""
+    """The journal file of one board, and the folder of finished game records.
+
+    The first ``load`` or ``save`` takes the journal's lock (a ``.lock`` file beside
+    it) for as long as the journal is open; ``close`` gives it back, and so does the
+    end of the process, however it ends.
+    """
 
     def __init__(self, path: Path, records: Path | None = None) -> None:
         self.path = path
         self.records = records if records is not None else path.parent / "games"
+        self._lock: int | None = None
+        self._recorded: tuple[Game, Path] | None = None
+        """The game whose ending has a record, and that record."""
+
+    # -- the lock -------------------------------------------------------------------
+
+    @property
+    def lock_path(self) -> Path:
+        return self.path.with_name(f"{self.path.name}.lock")
+
+    def acquire(self) -> None:
+        """Take the journal for this process; JournalInUse when another board has it.
+
+        On a read-only disk no lock file can be made: the journal is then used without
+        one (nothing can be written to it anyway), with a warning.
+        """
+        if self._lock is not None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            log.warning("journal %s used without a lock: %s", self.path, error.strerror or error)
+            return
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(handle, 32).decode("ascii", "replace").strip() or "unknown"
+            os.close(handle)
+            raise JournalInUse(
+                f"journal {str(self.path)!r} is in use by another board (process {holder}): "
+                "give each board its own [journal] path"
+            ) from None
+        with contextlib.suppress(OSError):  # only a hint for the message above
+            os.ftruncate(handle, 0)
+            os.write(handle, f"{os.getpid()}\n".encode())
+        self._lock = handle
+        self._remove_stale_temporaries()
+
+    def close(self) -> None:
+        """Give the lock back (the files stay)."""
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
+
+    def __del__(self) -> None:
+        self.close()
+
+    def __enter__(self) -> Journal:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _remove_stale_temporaries(self) -> None:
+        """Remove what writes cut short by a power cut left (only this board writes here)."""
+        patterns = ((self.path.parent, f".{self.path.name}.*.tmp"), (self.records, ".game-*.tmp"))
+        for folder, pattern in patterns:
+            with contextlib.suppress(OSError):
+                for stale in folder.glob(pattern):
+                    with contextlib.suppress(OSError):
+                        stale.unlink()
+                        log.info("removed %s, left by an interrupted write", stale)
+
+    # -- saving and loading ---------------------------------------------------------
 
     def save(self, state: SessionState) -> None:
-        """Write the session after an accepted move, undo or new game."""
-        atomic_write(self.path, state_to_json(state))
+        """Write the session after an accepted move, undo or new game.
+
+        A finished game's record is written here too, after the journal that names it:
+        a power cut between the two leaves a journal from which ``load`` writes it.
+        An ending taken back removes its record first, for the same reason.
+        """
+        self.acquire()
+        recorded = self._recorded
+        if recorded is not None and recorded[0] is state.game and not state.game.is_over:
+            recorded[1].unlink(missing_ok=True)  # the ending was taken back
+            recorded = self._recorded = None
+        if not state.game.is_over:
+            self._recorded = None
+            atomic_write(self.path, state_to_json(state))
+            return
+        if recorded is None or recorded[0] is not state.game:
+            self._recorded = recorded = (state.game, self._new_record_path())
+        atomic_write(self.path, state_to_json(state, recorded[1].name))
+        self._write_record(state, recorded[1])
 
     def load(self) -> SessionState | None:
         """The saved session; None when there is none. A corrupt journal is set aside
         (renamed with a ``.corrupt`` suffix) with one log line, so the board starts a
-        new game instead of failing at every start."""
+        new game instead of failing at every start. The record of a finished game that
+        a power cut kept from being written is written now."""
+        self.acquire()
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -189,13 +362,44 @@ class Journal:
             self._set_aside(str(error))
             return None
         try:
-            return state_from_json(text)
+            state, name = _state_and_record(text)
         except BadJournal as error:
             self._set_aside(str(error))
             return None
+        if name is not None and state.game.is_over:
+            self._recorded = (state.game, self.records / name)
+            if not self._recorded[1].exists():
+                try:
+                    self._write_record(state, self._recorded[1])
+                    log.warning("record %s of the finished game written again", name)
+                except OSError as error:
+                    log.error("could not write the record of the finished game: %s", error)
+        return state
+
+    def _write_record(
+        self, state: SessionState, path: Path, tags: dict[str, str] | None = None
+    ) -> None:
+        base = {"Date": time.strftime("%Y.%m.%d"), "Event": "Smart board game"}
+        atomic_write(path, write_record(GameRecord(state.game, {**base, **(tags or {})})))
+
+    def _new_record_path(self) -> Path:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = self.records / f"game-{stamp}.txt"
+        number = 1
+        while path.exists():
+            number += 1
+            path = self.records / f"game-{stamp}-{number}.txt"
+        return path
 
     def _set_aside(self, reason: str) -> None:
-        aside = self.set_aside("corrupt")
+        try:
+            aside = self.set_aside("corrupt")
+        except OSError as error:
+            # A read-only disk: the board still starts (a new game), rather than exiting
+            # at every start over a file it cannot move.
+            log.error("journal %s could not be read (%s) nor moved aside (%s); starting a new "
+                      "game", self.path, reason, error.strerror or error)
+            return
         log.error("journal %s could not be read (%s); moved to %s", self.path, reason, aside)
 
     def set_aside(self, why: str) -> Path:
@@ -209,13 +413,13 @@ class Journal:
         return aside
 
     def archive(self, state: SessionState, tags: dict[str, str] | None = None) -> Path:
-        """Save a finished game as a record file and return its path."""
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = self.records / f"game-{stamp}.txt"
-        number = 1
-        while path.exists():
-            number += 1
-            path = self.records / f"game-{stamp}-{number}.txt"
-        base = {"Date": time.strftime("%Y.%m.%d"), "Event": "Smart board game"}
-        atomic_write(path, write_record(GameRecord(state.game, {**base, **(tags or {})})))
+        """The record file of a finished game: the one ``save`` wrote for this ending,
+        or else a new one (with ``tags`` added to the record's)."""
+        recorded = self._recorded
+        if recorded is not None and recorded[0] is state.game and state.game.is_over:
+            if not recorded[1].exists():
+                self._write_record(state, recorded[1])
+            return recorded[1]
+        path = self._new_record_path()
+        self._write_record(state, path, tags)
         return path

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,16 +21,23 @@ def write(tmp_path: Path, text: str) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def calibration_text(tmp_path_factory: pytest.TempPathFactory) -> str:
+@functools.cache
+def real_calibration_text() -> str:
+    """A calibration file's text, learnt from a render of the start position."""
     from controller.position import start_position
     from vision.calibrate import calibrate, save_calibration
     from vision.config import VisionConfig
     from vision.render import Scene, render
 
-    path = tmp_path_factory.mktemp("calibration") / "cal.json"
-    save_calibration(calibrate(VisionConfig(), render(start_position(6), Scene())), path)
-    return path.read_text()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "cal.json"
+        save_calibration(calibrate(VisionConfig(), render(start_position(6), Scene())), path)
+        return path.read_text()
+
+
+@pytest.fixture
+def calibration_text() -> str:
+    return real_calibration_text()
 
 
 def test_a_full_valid_config_loads(tmp_path: Path, calibration_text: str) -> None:

@@ -30,7 +30,7 @@ def test_refuses_an_invalid_config(tmp_path: Path, capsys: pytest.CaptureFixture
     config.write_text("[game]\nlevel = 0\n")
     units = tmp_path / "units"
     assert main(["install-service", "--config", str(config), "--unit-dir", str(units)]) == 2
-    assert "game.level: must be 1 to 10" in capsys.readouterr().err
+    assert "game.level: expected an integer from 1 to 10, got 0" in capsys.readouterr().err
     assert not units.exists()
 
 

@@ -18,7 +18,7 @@ from controller.decisions import BoardSeen
 from controller.reading import BoardReading
 from controller.record import read_record
 from controller.referee import Referee
-from firmware.journal import Journal, SessionState, state_from_json, state_to_json
+from firmware.journal import Journal, SessionState, signed, state_from_json, state_to_json
 
 
 def _played(moves: int, seed: int = 1) -> Game:
@@ -36,7 +36,8 @@ def test_state_round_trips(tmp_path: Path) -> None:
     state = journal.load()
     assert state is not None
     assert state.game.moves == game.moves and state.computer is Color.BLACK and state.level == 4
-    assert [p.name for p in tmp_path.iterdir()] == ["journal.json"]  # no temporary left
+    # No temporary left, only the journal and the lock file of the board using it.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.json", "journal.json.lock"]
 
 
 def test_no_journal_means_a_new_game(tmp_path: Path) -> None:
@@ -69,7 +70,7 @@ def test_journal_with_an_illegal_move_is_refused() -> None:
     document = json.loads(state_to_json(SessionState(_played(3), None, 5)))
     document["moves"].append("a1-a6")
     with pytest.raises(ValueError, match="unreadable journal"):
-        state_from_json(json.dumps(document))
+        state_from_json(signed(document))
 
 
 def test_finished_games_are_archived_as_records(tmp_path: Path) -> None:
@@ -160,10 +161,10 @@ def test_the_match_survives_in_the_journal(tmp_path: Path) -> None:
 
 def test_an_out_of_range_level_or_colour_is_corrupt() -> None:
     document = json.loads(state_to_json(SessionState(_played(3), None, 5)))
-    with pytest.raises(ValueError, match="level 99"):
-        state_from_json(json.dumps({**document, "level": 99}))
+    with pytest.raises(ValueError, match="level: expected an integer from 1 to 10, got 99"):
+        state_from_json(signed({**document, "level": 99}))
     with pytest.raises(ValueError, match="invalid colour"):
-        state_from_json(json.dumps({**document, "computer": "green"}))
+        state_from_json(signed({**document, "computer": "green"}))
 
 
 def test_a_game_ended_by_agreement_stays_ended(tmp_path: Path) -> None:
@@ -192,3 +193,153 @@ def test_a_journal_that_cannot_be_written_does_not_stop_the_game(
         simulation.close()
     assert [e["move"] for e in events if e["type"] == "accepted"] == ["b2-c3", "e5-e4"]
     assert "could not save the game to the journal" in caplog.text
+
+
+def _finished(seed: int = 3) -> Game:
+    game = _played(7, seed)
+    game.end_by_agreement()
+    return game
+
+
+def test_a_second_board_on_the_same_journal_is_refused(tmp_path: Path) -> None:
+    from firmware.journal import JournalInUse
+
+    first = Journal(tmp_path / "journal.json")
+    first.save(SessionState(_played(3), None, 5))
+    second = Journal(tmp_path / "journal.json")
+    with pytest.raises(JournalInUse, match=r"in use by another board .process [0-9]+.: give"):
+        second.load()
+    with pytest.raises(JournalInUse):
+        second.save(SessionState(_played(4), None, 5))
+    first.close()
+    state = second.load()
+    assert state is not None and len(state.game.moves) == 3, "the first board's game is kept"
+
+
+def test_the_lock_is_free_once_the_process_holding_it_is_gone(tmp_path: Path) -> None:
+    path = tmp_path / "journal.json"
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time; from pathlib import Path; from firmware.journal import Journal; "
+         f"j = Journal(Path({str(path)!r})); j.load(); print('held', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    from firmware.journal import JournalInUse
+
+    with pytest.raises(JournalInUse, match=f"process {holder.pid}"):
+        Journal(path).load()
+    holder.kill()
+    holder.wait()
+    assert Journal(path).load() is None  # a power cut frees the lock with the process
+
+
+def test_a_flipped_bit_is_a_corrupt_journal_not_another_game(tmp_path: Path) -> None:
+    text = state_to_json(SessionState(_played(20), Color.RED, 4)).encode()
+    rng = random.Random(5)
+    for _ in range(300):
+        flipped = bytearray(text)
+        place = rng.randrange(len(flipped))
+        flipped[place] ^= 1 << rng.randrange(8)
+        try:
+            state = state_from_json(flipped.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            continue
+        # Only a flip JSON cannot see (the case of an escape, a space) may load, as the game.
+        assert [m.name for m in state.game.moves] == [m.name for m in _played(20).moves]
+        assert state.computer is Color.RED and state.level == 4
+
+
+def test_a_journal_of_the_first_format_still_loads(tmp_path: Path) -> None:
+    document = json.loads(state_to_json(SessionState(_played(5), None, 3)))
+    del document["checksum"], document["record"]
+    document["format"] = 1
+    state = state_from_json(json.dumps(document))
+    assert len(state.game.moves) == 5 and state.level == 3
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("level", 1e400), ("level", float("nan")), ("level", 10**30), ("no_capture_limit", 1e400),
+     ("level", True), ("record", "../../outside.txt"), ("record", 7)],
+)
+def test_numbers_and_names_out_of_bounds_are_a_corrupt_journal(
+    tmp_path: Path, key: str, value: object, caplog: pytest.LogCaptureFixture
+) -> None:
+    document = json.loads(state_to_json(SessionState(_played(3), None, 5)))
+    path = tmp_path / "journal.json"
+    path.write_text(signed({**document, key: value}))
+    assert Journal(path).load() is None, "set aside, a new game, no crash"
+    assert f"unreadable journal: {key}" in caplog.text
+    assert not (tmp_path.parent / "outside.txt").exists()
+
+
+def test_a_corrupt_journal_on_a_read_only_disk_starts_a_new_game(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    (tmp_path / "journal.json").write_text("{ torn")
+
+    def read_only(*args: object) -> None:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(os, "replace", read_only)
+    monkeypatch.setattr(os, "open", read_only)  # not even a lock file can be made
+    assert Journal(tmp_path / "journal.json").load() is None
+    assert "nor moved aside (Read-only file system); starting a new game" in caplog.text
+    assert "used without a lock" in caplog.text
+
+
+def test_stale_temporary_files_are_removed_when_the_journal_opens(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    stale = [tmp_path / ".journal.json.abc123.tmp", games / ".game-20260101-101010.txt.x1.tmp"]
+    for path in stale:
+        path.write_text("half a write")
+    kept = tmp_path / ".other.json.abc.tmp"
+    kept.write_text("not ours")
+    Journal(tmp_path / "journal.json", games).load()
+    assert not any(path.exists() for path in stale) and kept.exists()
+
+
+def test_the_record_is_written_with_the_finished_game(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "journal.json")
+    game = _finished()
+    journal.save(SessionState(game, None, 5))
+    records = list((tmp_path / "games").iterdir())
+    assert len(records) == 1 and read_record(records[0].read_text()).game.moves == game.moves
+    assert journal.archive(SessionState(game, None, 5)) == records[0], "not written twice"
+    journal.save(SessionState(game, None, 5))
+    assert list((tmp_path / "games").iterdir()) == records
+
+
+def test_a_record_lost_to_a_power_cut_is_written_at_the_next_start(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    journal = Journal(tmp_path / "journal.json")
+    game = _finished()
+    journal.save(SessionState(game, None, 5))
+    (record,) = (tmp_path / "games").iterdir()
+    record.unlink()  # the cut came between the journal and the record
+    journal.close()
+    state = Journal(tmp_path / "journal.json").load()
+    assert state is not None and state.game.is_over
+    assert read_record(record.read_text()).game.moves == game.moves
+    assert "written again" in caplog.text
+
+
+def test_an_ending_taken_back_removes_its_record_before_the_journal_goes_on(
+    tmp_path: Path,
+) -> None:
+    journal = Journal(tmp_path / "journal.json")
+    game = _finished()
+    journal.save(SessionState(game, None, 5))
+    game.resume()
+    journal.save(SessionState(game, None, 5))
+    assert list((tmp_path / "games").iterdir()) == []
+    game.end_by_agreement()
+    journal.save(SessionState(game, None, 5))
+    new = Game()
+    journal.save(SessionState(new, None, 5))  # a new game keeps the last one's record
+    assert len(list((tmp_path / "games").iterdir())) == 1

@@ -10,6 +10,7 @@ from packaging.version import Version
 
 from firmware.cli import main
 from firmware.commands.run import EXIT_CAMERA_STACK, EXIT_NO_CAMERA
+from tests.firmware.test_config import real_calibration_text
 from tests.vision.test_sources import install_picamera2, install_picamera2_stand_in
 
 THIS_NUMPY = Version(np.__version__)
@@ -17,7 +18,7 @@ ANOTHER_NUMPY = Version(f"{THIS_NUMPY.major + 1}.0")
 
 
 def pi_config(folder: Path) -> Path:
-    (folder / "cal.json").write_text("{}")
+    (folder / "cal.json").write_text(real_calibration_text())
     config = folder / "board.toml"
     config.write_text('[camera]\nsource = "picamera"\ncalibration = "cal.json"\n'
                       '[journal]\npath = "journal.json"\n')

@@ -4,7 +4,10 @@ This package uses the standard library only.
 """
 
 from controller.errors import (
+    AmbiguousMove,
+    BadColor,
     BadMove,
+    BadOption,
     BadPoint,
     BadPosition,
     BadRecord,
@@ -33,7 +36,10 @@ from controller.reading import BoardReading
 from controller.variants import Variant, parse_variant
 
 __all__ = [
+    "AmbiguousMove",
+    "BadColor",
     "BadMove",
+    "BadOption",
     "BadPoint",
     "BadPosition",
     "BadRecord",

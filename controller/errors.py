@@ -21,6 +21,18 @@ class IllegalMove(SurakartaError, ValueError):
     """A well-formed move that the rules do not allow in the position."""
 
 
+class AmbiguousMove(SurakartaError, ValueError):
+    """A move name that fits several legal moves (a Borobudur capture without its landing)."""
+
+
+class BadColor(SurakartaError, ValueError):
+    """A side's name that is neither red nor black."""
+
+
+class BadOption(SurakartaError, ValueError):
+    """A command-line option or a setting outside what it accepts."""
+
+
 class BadVariant(SurakartaError, ValueError):
     """An unknown variant name, or a variant that does not fit the board."""
 

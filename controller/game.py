@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from controller.errors import GameOver
+from controller.errors import GameOver, IllegalMove
 from controller.movegen import count_moves, find_move, legal_moves, make_move
 from controller.moves import Move
 from controller.position import Color, Position, start_position
@@ -133,17 +133,20 @@ class Game:
         return [] if self.is_over else legal_moves(self.position, self.variant)
 
     def parse_move(self, text: str) -> Move:
-        """The legal move called ``text``; raises BadMove or IllegalMove."""
+        """The legal move called ``text``; raises BadMove, IllegalMove or AmbiguousMove."""
         return find_move(self.position, text, self.variant)
 
     def play(self, move: Move | str) -> Move:
-        """Play a move (a Move from ``legal_moves`` or a move name); returns it."""
+        """Play a move (a Move from ``legal_moves`` or a move name); returns it.
+
+        Raises IllegalMove for a move the rules do not allow, in either form.
+        """
         if self.is_over:
             raise GameOver(f"game over: {self.outcome}; no more moves")
         if isinstance(move, str):
             move = self.parse_move(move)
         elif move not in legal_moves(self.position, self.variant):
-            raise ValueError(f"illegal move: {move.name!r} in {self.position}")
+            raise IllegalMove(f"illegal move: {move.name!r} in {self.position}")
         self.moves.append(move)
         self.positions.append(make_move(self.position, move))
         return move

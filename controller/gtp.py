@@ -129,7 +129,7 @@ class GtpEngine:
         name, arguments = words[0].lower(), words[1:]
         try:
             result = self._run(name, arguments)
-        except (SurakartaError, ValueError) as error:
+        except SurakartaError as error:
             return f"?{ident} {error}\n\n"
         return f"={ident} {result}\n\n"
 

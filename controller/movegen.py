@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from controller.circuit_scan import NO_LANDING, scan_circuit
-from controller.errors import IllegalMove
+from controller.errors import AmbiguousMove, IllegalMove
 from controller.geometry import (
     DIAGONAL_SHIFTS,
     ORTHOGONAL_SHIFTS,
@@ -325,7 +325,7 @@ def make_move(position: Position, move: Move) -> Position:
 
 
 def find_move(position: Position, text: str, variant: Variant = Variant.STANDARD) -> Move:
-    """The legal move named ``text``; raises BadMove or IllegalMove.
+    """The legal move named ``text``; raises BadMove, IllegalMove or AmbiguousMove.
 
     A Borobudur capture may leave out its landing point when only one landing fits.
     """
@@ -340,6 +340,6 @@ def find_move(position: Position, text: str, variant: Variant = Variant.STANDARD
         return candidates[0]
     if candidates:
         options = " or ".join(move.name for move in candidates)
-        raise IllegalMove(f"ambiguous move: {text!r} (could be {options})")
+        raise AmbiguousMove(f"ambiguous move: {text!r} (could be {options})")
     raise IllegalMove(f"illegal move: {text!r} in {position}")
 

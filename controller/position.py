@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from controller.errors import BadPosition
+from controller.errors import BadColor, BadPosition
 from controller.geometry import SIZES, Point, bit, geometry, point_at
 
 
@@ -27,12 +27,12 @@ class Color(Enum):
 
 
 def parse_color(text: str) -> Color:
-    """``red``/``r``/``black``/``b`` (any case) to a Color; raises ValueError."""
+    """``red``/``r``/``black``/``b`` (any case) to a Color; raises BadColor."""
     word = text.strip().lower()
     for color in Color:
         if word in (color.value, color.word):
             return color
-    raise ValueError(f"invalid colour: {text!r} (expected red or black)")
+    raise BadColor(f"invalid colour: {text!r} (expected red or black)")
 
 
 def color_at(red: int, black: int, point: Point) -> Color | None:

@@ -46,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.handler(args))
-    except (SurakartaError, ValueError, OSError) as error:
+    except (SurakartaError, OSError) as error:
         print(f"surakarta {args.command}: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

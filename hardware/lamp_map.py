@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable
 from xml.sax.saxutils import escape
 
+from controller.errors import BadOption
 from controller.geometry import geometry
 from hardware.chain import Chain, output_label
 from hardware.lamps import LampKind, LampLayout, loop_arc
@@ -44,11 +45,11 @@ def lamp_map_svg(
     lamps go under; it has no default because a drill plan at any other pitch
     misses the points (``surakarta lamp-map`` takes it from the printed sheet).
 
-    Raises ValueError for a pitch that is not a positive, finite number of mm.
+    Raises BadOption for a pitch that is not a positive, finite number of mm.
     """
     # NaN and infinity slip past a "> 0" test and would write an SVG of "nanmm".
     if not (math.isfinite(pitch_mm) and pitch_mm > 0):
-        raise ValueError(f"invalid pitch: {pitch_mm!r} (expected more than 0 mm)")
+        raise BadOption(f"invalid pitch: {pitch_mm!r} (expected more than 0 mm)")
     size = layout.size
     span = size - 1 + 2 * MARGIN
     width = span * pitch_mm

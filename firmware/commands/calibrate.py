@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from controller.errors import BadOption
 from firmware.commands import writing
 
 NAME = "calibrate"
@@ -28,13 +29,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def parse_corners(text: str) -> list[tuple[float, float]]:
-    """``x1,y1,...,x4,y4`` to four points; raises ValueError quoting the text."""
+    """``x1,y1,...,x4,y4`` to four points; raises BadOption quoting the text."""
     try:
         numbers = [float(part) for part in text.split(",")]
     except ValueError:
         numbers = []
     if len(numbers) != 8:
-        raise ValueError(f"invalid corners: {text!r} (expected x1,y1,x2,y2,x3,y3,x4,y4)")
+        raise BadOption(f"invalid corners: {text!r} (expected x1,y1,x2,y2,x3,y3,x4,y4)")
     return [(numbers[i], numbers[i + 1]) for i in range(0, 8, 2)]
 
 

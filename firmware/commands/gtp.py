@@ -9,6 +9,7 @@ from controller.baselines import GreedyPlayer, RandomPlayer
 from controller.engine.levels import level
 from controller.engine.player import EnginePlayer
 from controller.engine.settings import DEFAULT_SETTINGS, SearchSettings, tuned
+from controller.errors import BadOption
 from controller.gtp import DEFAULT_MOVETIME, GtpEngine, Player
 from controller.variants import parse_variant
 
@@ -57,7 +58,7 @@ def make_player(
 
 def run(args: argparse.Namespace) -> int:
     if not args.movetime > 0:
-        raise ValueError(f"invalid move time: {args.movetime!r} (expected seconds above 0)")
+        raise BadOption(f"invalid move time: {args.movetime!r} (expected seconds above 0)")
     level(args.level)
     engine = GtpEngine(
         make_player(args.player, args.level, args.seed, tuned(args.tune)),

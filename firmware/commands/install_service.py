@@ -9,6 +9,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+from controller.errors import BadOption
 from firmware.commands import writing
 from firmware.commands.run import EXIT_CAMERA_STACK
 from firmware.config import check_config
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     config = args.config.expanduser().resolve()
     problems = check_config(config)
     if problems:
-        raise ValueError(f"{config}: {problems[0]} (see: surakarta run --config {config} --check)")
+        raise BadOption(f"{config}: {problems[0]} (see: surakarta run --config {config} --check)")
     unit = args.unit_dir / UNIT_NAME
     with writing(unit):
         unit.write_text(unit_text(config))

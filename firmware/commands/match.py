@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from controller.errors import BadOption
 from controller.variants import parse_variant
 from firmware.match_runner import GameResult, MatchConfig, run_match, summarize
 
@@ -38,9 +39,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if not args.movetime > 0:
-        raise ValueError(f"invalid move time: {args.movetime!r} (expected seconds above 0)")
+        raise BadOption(f"invalid move time: {args.movetime!r} (expected seconds above 0)")
     if args.jobs < 1:
-        raise ValueError(f"invalid number of jobs: {args.jobs!r} (expected 1 or more)")
+        raise BadOption(f"invalid number of jobs: {args.jobs!r} (expected 1 or more)")
+    if args.games < 1:
+        raise BadOption(f"invalid number of games: {args.games!r} (expected 1 or more)")
+    for command in (args.engine_a, args.engine_b):
+        if not command.strip():
+            raise BadOption(f"empty engine command: {command!r}")
     timeout = args.timeout if args.timeout is not None else 10 * args.movetime + 10
     config = MatchConfig(
         (args.engine_a, args.engine_b), parse_variant(args.variant), args.movetime, timeout

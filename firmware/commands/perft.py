@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from controller import legal_moves, make_move, parse_position, parse_variant, perft, start_position
+from controller.errors import BadOption
 
 NAME = "perft"
 HELP = "count the move sequences of each depth up to DEPTH"
@@ -21,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     variant = parse_variant(args.variant)
     position = parse_position(args.position) if args.position else start_position(variant.size)
     if args.depth < 1:
-        raise ValueError(f"invalid depth: {args.depth!r} (expected 1 or more)")
+        raise BadOption(f"invalid depth: {args.depth!r} (expected 1 or more)")
     if args.divide:
         total = 0
         for move in legal_moves(position, variant):

@@ -6,10 +6,12 @@ import argparse
 import json
 from pathlib import Path
 
+from controller.errors import BadOption
 from firmware.commands import writing
 
 NAME = "print-board"
 HELP = "draw the board with its markers to print: PNG (300 dpi), SVG or PDF by the file suffix"
+OUTPUT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,6 +30,10 @@ def run(args: argparse.Namespace) -> int:
     from vision.board_model import board_model, parse_paper
     from vision.sheet import MM_PER_INCH, PNG_DPI, write_sheet
 
+    if args.out.suffix.lower() not in OUTPUT_SUFFIXES:
+        raise BadOption(
+            f"unsupported output format: {str(args.out)!r} (expected .png, .svg or .pdf)"
+        )
     model = board_model(args.size, parse_paper(args.paper))
     with writing(args.out):
         write_sheet(model, args.out)

@@ -8,6 +8,7 @@ import sys
 import threading
 from pathlib import Path
 
+from controller.errors import BadOption
 from firmware.commands import simulator
 
 NAME = "run"
@@ -113,10 +114,10 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.check:
         if args.config is None:
-            raise ValueError("--check needs --config FILE")
+            raise BadOption("--check needs --config FILE")
         return _check(args.config)
     if args.exit_after is not None and args.exit_after <= 0:
-        raise ValueError(f"invalid --exit-after: {args.exit_after!r} (expected more than 0)")
+        raise BadOption(f"invalid --exit-after: {args.exit_after!r} (expected more than 0)")
     if args.config is None:
         return _window(args)
     return _board(args)

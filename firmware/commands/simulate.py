@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.errors import BadOption
 from firmware.commands import writing
 from firmware.scenario import parse_scenario
 
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if str(args.scenario) == "-" else args.scenario.read_text()
     steps = parse_scenario(text)
     if args.fps <= 0:
-        raise ValueError(f"invalid --fps: {args.fps!r} (expected more than 0)")
+        raise BadOption(f"invalid --fps: {args.fps!r} (expected more than 0)")
     out: TextIO | None = None
     if args.events is not None:
         with writing(args.events):

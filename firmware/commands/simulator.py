@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware.commands import make_folder_for
 
@@ -15,7 +15,13 @@ NAME = "simulator"
 HELP = "open the simulator window: a virtual board, its camera, the referee and the LEDs"
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+class ArgumentAdder(Protocol):
+    """A parser or an argument group: ``surakarta run`` lists these flags in a group."""
+
+    def add_argument(self, *names: str, **options: Any) -> argparse.Action: ...
+
+
+def add_arguments(parser: ArgumentAdder) -> None:
     parser.add_argument("--screenshot", type=Path, metavar="FILE",
                         help="save the window as PNG when it closes")
     parser.add_argument("--exit-after", type=float, metavar="SECONDS",

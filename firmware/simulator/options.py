@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from controller.errors import SurakartaError
+from controller.errors import BadOption, SurakartaError
 from controller.position import Color
 from controller.variants import Variant
 from vision.render import RenderOptions, Scene, random_scene
@@ -64,11 +64,11 @@ class WindowOptions:
 
     def __post_init__(self) -> None:
         if not 1 <= self.level <= 10:
-            raise ValueError(f"invalid level: {self.level!r} (expected 1 to 10)")
+            raise BadOption(f"invalid level: {self.level!r} (expected 1 to 10)")
         if self.exit_after is not None and self.exit_after < 0:
-            raise ValueError(f"invalid exit time: {self.exit_after!r} (expected 0 or more)")
+            raise BadOption(f"invalid exit time: {self.exit_after!r} (expected 0 or more)")
         if self.camera_fps <= 0 or self.window_fps <= 0:
-            raise ValueError(
+            raise BadOption(
                 f"invalid frame rate: {min(self.camera_fps, self.window_fps)!r} "
                 "(expected more than 0)"
             )

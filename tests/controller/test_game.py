@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from controller import (
+    BadColor,
     Color,
     Endings,
     EndReason,
@@ -13,6 +14,8 @@ from controller import (
     IllegalMove,
     Variant,
     Winner,
+    legal_moves,
+    parse_color,
     parse_position,
 )
 from controller.match import Counting, Match, MatchRules, Scoring
@@ -153,3 +156,18 @@ def test_match_without_colour_swap() -> None:
     assert outcome is not None
     match.record(outcome)
     assert match.player_of(Color.RED) == "Ana"
+
+
+def test_an_illegal_move_is_refused_alike_as_a_move_or_as_its_name() -> None:
+    game = Game()
+    black_to_move = parse_position("bbbbbb/bbbbbb/6/6/rrrrrr/rrrrrr b")
+    move = legal_moves(black_to_move)[0]  # a black move, while red is to move
+    for form in (move, move.name):
+        with pytest.raises(IllegalMove, match=f"illegal move: '{move.name}'"):
+            game.play(form)
+    assert not game.moves
+
+
+def test_a_colour_that_is_not_a_side_is_a_bad_colour() -> None:
+    with pytest.raises(BadColor, match="invalid colour: 'green'"):
+        parse_color("green")

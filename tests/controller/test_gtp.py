@@ -201,3 +201,14 @@ def test_final_score_and_game_over() -> None:
 def test_legal_moves_and_threats(gtp: GtpEngine) -> None:
     assert len(ok(gtp, "legal_moves").split()) == 16
     assert ok(gtp, "threats") == ""
+
+
+def test_a_fault_in_the_engine_is_not_answered_as_bad_input(gtp: GtpEngine) -> None:
+    from controller.gtp import _Command
+
+    def broken(arguments: list[str]) -> str:
+        return str(int("not a number"))  # a programming error, not the controller's input
+
+    gtp.commands["showboard"] = _Command("", (0,), broken)
+    with pytest.raises(ValueError, match="invalid literal"):
+        gtp.handle("showboard")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from controller import (
+    AmbiguousMove,
     BadMove,
     IllegalMove,
     Move,
@@ -156,7 +157,7 @@ def test_find_move_parses_names_and_rejects_illegal_ones() -> None:
     assert find_move(position, "c4xd6").path
     assert find_move(position, "c4xd6>d5", Variant.BOROBUDUR).landing is not None
     # Up file d the jump lands beyond the NE loop on f4; along rank 4 it lands on d5.
-    with pytest.raises(IllegalMove, match=r"ambiguous move: 'c4xd6' \(could be c4xd6>"):
+    with pytest.raises(AmbiguousMove, match=r"ambiguous move: 'c4xd6' \(could be c4xd6>"):
         find_move(position, "c4xd6", Variant.BOROBUDUR)
     lone_landing = parse_position("6/6/6/5b/2r3/2r3 r")  # c2 blocks file c
     assert find_move(lone_landing, "c1xf3", Variant.BOROBUDUR).name == "c1xf3>d1"

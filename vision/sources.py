@@ -26,12 +26,48 @@ from typing import Any, Protocol, Self, runtime_checkable
 import cv2
 import numpy as np
 
+from controller.numbers import shown
 from controller.position import Position
 from controller.reading import BoardReading
 from vision.errors import BadImage, CameraLost, CameraUnavailable
 from vision.render import Scene, render
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+MAX_DEVICE = 255
+"""The largest camera index (``/dev/video255``); OpenCV cannot even take a larger one."""
+JPEG_END = b"\xff\xd9"
+"""The marker every complete JPEG file ends with (give or take padding)."""
+
+
+class BadFrame(CameraLost):
+    """A camera delivered something that is no picture (empty, or not an image array).
+
+    A camera that does so is as good as lost: the caller reopens it.
+    """
+
+
+def as_frame(frame: Any, source: str) -> np.ndarray:
+    """``frame`` as the 8-bit, 3-channel BGR array the vision expects.
+
+    Grey, 4-channel and 16-bit frames (some USB cameras and drivers give them) are
+    converted; an empty array or anything else raises BadFrame naming ``source``.
+    """
+    array = np.asarray(frame)
+    if array.ndim == 3 and array.shape[2] == 1:
+        array = array[:, :, 0]
+    channels = 1 if array.ndim < 3 else array.shape[-1]
+    usable = array.ndim in (2, 3) and array.size > 0 and channels in (1, 3, 4)
+    if not usable or array.dtype not in (np.uint8, np.uint16):
+        raise BadFrame(
+            f"{source} gave no usable frame: an array of {array.dtype} and shape {array.shape}"
+        )
+    if array.dtype == np.uint16:
+        array = (array >> 8).astype(np.uint8)
+    if array.ndim == 2:
+        return cv2.cvtColor(array, cv2.COLOR_GRAY2BGR)
+    if array.shape[2] == 4:
+        return cv2.cvtColor(array, cv2.COLOR_BGRA2BGR)
+    return np.ascontiguousarray(array)
 
 
 @runtime_checkable
@@ -60,11 +96,22 @@ class _Closing:
 
 
 def load_image(path: Path) -> np.ndarray:
-    """A BGR image from a file; raises BadImage with the file name when it cannot be read."""
-    if not path.is_file():
-        raise BadImage(f"cannot read image: {str(path)!r} (no such file)")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
+    """A BGR image from a file; raises BadImage with the file name when it cannot be read.
+
+    The file is read once, then decoded: one that vanishes meanwhile (a folder being
+    emptied) is "no such file", and a JPEG cut short by an interrupted copy is refused
+    (OpenCV would decode its top and leave the rest grey).
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise BadImage(f"cannot read image: {str(path)!r} (no such file)") from None
+    except OSError as error:
+        raise BadImage(f"cannot read image: {str(path)!r} ({error.strerror or error})") from None
+    if data[:2] == b"\xff\xd8" and JPEG_END not in data[-64:]:
+        raise BadImage(f"cannot read image: {str(path)!r} (the JPEG is cut short)")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    if image is None or image.size == 0:
         raise BadImage(f"cannot read image: {str(path)!r} (not an image)")
     return image
 
@@ -75,10 +122,19 @@ class OpenCVCapture(_Closing):
     def __init__(self, device: int | str | Path, width: int | None = None,
                  height: int | None = None) -> None:
         self._is_file = not isinstance(device, int)
+        if isinstance(device, int) and not 0 <= device <= MAX_DEVICE:
+            raise CameraUnavailable(
+                f"no camera number {shown(device)} (expected 0 to {MAX_DEVICE})"
+            )
         self._name = str(device)
         if self._is_file and not Path(self._name).is_file():
             raise CameraUnavailable(f"cannot open video: {self._name!r} (no such file)")
-        self._capture = cv2.VideoCapture(device if isinstance(device, int) else self._name)
+        try:
+            self._capture = cv2.VideoCapture(device if isinstance(device, int) else self._name)
+        except cv2.error as error:
+            raise CameraUnavailable(
+                f"cannot open camera: {self._name!r} ({_first_line(error)})"
+            ) from None
         if not self._capture.isOpened():
             raise CameraUnavailable(f"cannot open camera: {self._name!r}")
         if width and height:
@@ -87,9 +143,14 @@ class OpenCVCapture(_Closing):
 
     def read(self) -> np.ndarray | None:
         """The next frame; None at the end of a file; CameraLost when a camera stops."""
-        ok, frame = self._capture.read()
+        try:
+            ok, frame = self._capture.read()
+        except cv2.error as error:
+            raise CameraLost(
+                f"camera stopped delivering frames: {self._name!r} ({_first_line(error)})"
+            ) from None
         if ok and frame is not None:
-            return np.asarray(frame)
+            return as_frame(frame, f"camera {self._name!r}")
         if self._is_file:
             return None
         raise CameraLost(f"camera stopped delivering frames: {self._name!r}")
@@ -210,7 +271,7 @@ class PiCamera(_Closing):
             frame = self._camera.capture_array("main")
         except Exception as error:
             raise CameraLost(f"the Pi camera stopped: {_first_line(error)}") from None
-        return np.ascontiguousarray(frame[:, :, :3])
+        return as_frame(frame, "the Pi camera")
 
     def close(self) -> None:
         """Stop the camera."""
@@ -234,7 +295,8 @@ class ImageFolder(_Closing):
         return len(self._paths)
 
     def read(self) -> np.ndarray | None:
-        """The next image; None after the last; BadImage for an unreadable file."""
+        """The next image; None after the last; BadImage for an unreadable file (one that
+        vanished, or is cut short): the next read goes on with the image after it."""
         if self._next >= len(self._paths):
             return None
         path = self._paths[self._next]
@@ -272,7 +334,7 @@ class SyntheticCamera(_Closing):
 def open_source(spec: str) -> FrameSource:
     """A source from a command-line word: a camera index, ``picamera``, a folder or a video."""
     if spec.isdigit():
-        return OpenCVCapture(int(spec))
+        return OpenCVCapture(int(spec) if len(spec) < 100 else MAX_DEVICE + 1)
     if spec == "picamera":
         return PiCamera()
     path = Path(spec)

@@ -76,6 +76,9 @@ def by_piece_count(position: Position, reason: EndReason) -> Outcome:
 
 def wipe_out(position: Position) -> Outcome | None:
     """The outcome when a side has no pieces left, else None."""
+    if not position.red and not position.black:
+        # Only a position typed in can be empty; neither side won it.
+        return Outcome(Winner.DRAW, EndReason.WIPE_OUT, 0, 0)
     for color in Color:
         if not position.pieces(color):
             return Outcome(Winner.of(color.other), EndReason.WIPE_OUT, *_counts(position))

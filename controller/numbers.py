@@ -90,3 +90,9 @@ def seconds(high: float) -> Bounds:
 def whole(low: int, high: int) -> Bounds:
     """An integer from ``low`` to ``high``."""
     return Bounds(low, high, integer=True)
+
+
+NO_CAPTURE_LIMIT = whole(1, 10_000)
+"""A no-capture limit in plies, wherever it is read (configs, journals, records)."""
+LEVEL = whole(1, 10)
+"""The engine's strength, wherever it is read."""

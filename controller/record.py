@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from controller.errors import BadRecord, SurakartaError
 from controller.game import Endings, Game
+from controller.numbers import NO_CAPTURE_LIMIT, shown
 from controller.position import Color, parse_position, start_position
 from controller.variants import parse_variant
 
@@ -132,8 +133,12 @@ def _game_from_tags(tags: dict[str, str], tag_lines: dict[str, int]) -> Game:
     except SurakartaError as error:
         raise fail("Position", str(error)) from None
     limit_text = tags.get("NoCaptureLimit", str(Endings().no_capture_limit))
-    if limit_text != "off" and not limit_text.isdigit():
-        raise fail("NoCaptureLimit", f"invalid no-capture limit: {limit_text!r}")
+    # ASCII digits only: str.isdigit() also takes '²', which int() then refuses.
+    if limit_text != "off" and (
+        not re.fullmatch(r"[0-9]{1,6}", limit_text) or NO_CAPTURE_LIMIT.problem(int(limit_text))
+    ):
+        raise fail("NoCaptureLimit", f"invalid no-capture limit: {shown(limit_text)} "
+                   f"(expected off or {NO_CAPTURE_LIMIT.describe()})")
     repetition_text = tags.get("Repetition", "on")
     if repetition_text not in ("on", "off"):
         raise fail("Repetition", f"invalid repetition setting: {repetition_text!r}")

@@ -53,7 +53,7 @@ from typing import Any
 
 from controller import Color, Endings, SurakartaError, Variant, parse_variant
 from controller.match import Counting, Match, MatchRules, Scoring
-from controller.numbers import Bounds, seconds, whole
+from controller.numbers import LEVEL, Bounds, seconds, whole
 from hardware.config import HardwareConfig, check_hardware_config, load_hardware_config
 
 CAMERA_SOURCES = ("synthetic", "usb", "picamera", "file", "folder")
@@ -70,7 +70,6 @@ CAMERA_DEVICE = whole(0, 255)
 FRAME_SIDE = whole(64, 8192)
 FPS = Bounds(0.0, 120.0, above=True)
 HOLD_SECONDS = seconds(60.0)
-LEVEL = whole(1, 10)
 NO_CAPTURE_LIMIT = whole(0, 10_000)
 ENGINE_SECONDS = seconds(600.0)
 MATCH_GAMES = whole(1, 1000)

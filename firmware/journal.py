@@ -44,7 +44,7 @@ from controller import (
 )
 from controller.game import EndReason, Outcome, Winner
 from controller.match import Counting, Match, MatchRules, Scoring
-from controller.numbers import Bounds, shown, whole
+from controller.numbers import LEVEL, NO_CAPTURE_LIMIT, Bounds, shown, whole
 from controller.record import GameRecord, write_record
 
 log = logging.getLogger(__name__)
@@ -55,8 +55,6 @@ CHECKSUM_PREFIX = "sha256:"
 RECORD_NAME = re.compile(r"game-[0-9]{8}-[0-9]{6}(-[0-9]{1,6})?\.txt")
 """What a record's file name looks like; a journal naming anything else is corrupt."""
 
-LEVEL = whole(1, 10)
-NO_CAPTURE_LIMIT = whole(1, 10_000)
 MATCH_GAMES = whole(1, 1000)
 MATCH_TARGET = whole(1, 100_000)
 PIECES = whole(0, 14)

@@ -12,7 +12,7 @@ from controller.engine.settings import DEFAULT_SETTINGS, BadSetting, SearchSetti
 from controller.position import parse_position
 from controller.variants import Variant
 from firmware import cli
-from tests.controller.test_engine import TACTICS, middle_game_positions
+from tests.controller.positions import TACTICS, middle_game_positions
 
 NO_PRUNING = SearchSettings(null_move=False, late_move_reductions=False, multi_cut=False)
 

@@ -21,16 +21,9 @@ from controller import Game, Variant, parse_position, start_position
 from firmware.app import TROUBLE_LAYER, BoardApp, StopFlag
 from firmware.config import Config, load_config
 from firmware.journal import Journal, SessionState
+from tests.conftest import FakeClock
 from vision.errors import CameraLost, CameraUnavailable
 from vision.render import Scene, render
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class FlakyCameras:

@@ -12,20 +12,11 @@ from hardware.drivers import NullLamps, ShiftRegisterChain
 from hardware.effects import Blink, Chase, Pulse, Steady
 from hardware.lamps import LampLayout
 from hardware.scene import LampRefresher, LedScene
-
-
-class FakeClock:
-    """A clock the test moves by hand."""
-
-    def __init__(self, now: float = 100.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
+from tests.conftest import FakeClock
 
 
 def test_named_layers_coexist_and_clear_separately() -> None:
-    clock = FakeClock()
+    clock = FakeClock(100.0)
     scene = LedScene(clock=clock)
     scene.show("hint", Steady(("c4", "d4")))
     scene.show("error", Blink(("b2",), period=1.0))
@@ -48,7 +39,7 @@ def test_effects_start_when_shown() -> None:
 
 
 def test_showing_a_layer_again_replaces_it() -> None:
-    scene = LedScene(clock=FakeClock())
+    scene = LedScene(clock=FakeClock(100.0))
     scene.show("hint", Steady(("c4",)))
     scene.show("hint", Steady(("f6",)))
     assert set(scene.frame()) == {"f6"}

@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from controller.engine.objective import DEFAULT_OBJECTIVE, Objective
 from controller.engine.search import SearchResult, think
 from controller.engine.settings import DEFAULT_SETTINGS, SearchSettings
 from controller.errors import SurakartaError
@@ -43,14 +44,16 @@ class Level:
     """Chance of playing a random legal move instead of searching."""
     description: str
     """In words, for menus."""
+    tablebase: bool = True
+    """Whether it plays endings from the tablebase (a beginner does not)."""
 
 
 LEVELS: tuple[Level, ...] = (
-    Level(1, 1, 0.2, 150, 0.30, "beginner: one ply, often careless"),
-    Level(2, 1, 0.2, 80, 0.15, "sees its own captures, little else"),
-    Level(3, 2, 0.3, 60, 0.10, "sees the reply, still misjudges"),
-    Level(4, 2, 0.3, 40, 0.05, "casual player"),
-    Level(5, 3, 0.4, 30, 0.03, "club beginner"),
+    Level(1, 1, 0.2, 150, 0.30, "beginner: one ply, often careless", tablebase=False),
+    Level(2, 1, 0.2, 80, 0.15, "sees its own captures, little else", tablebase=False),
+    Level(3, 2, 0.3, 60, 0.10, "sees the reply, still misjudges", tablebase=False),
+    Level(4, 2, 0.3, 40, 0.05, "casual player", tablebase=False),
+    Level(5, 3, 0.4, 30, 0.03, "club beginner", tablebase=False),
     Level(6, 3, 0.5, 20, 0.0, "avoids simple blunders"),
     Level(7, 4, 0.6, 12, 0.0, "solid tactics over two moves"),
     Level(8, 5, 1.0, 6, 0.0, "strong player"),
@@ -74,10 +77,12 @@ def choose_move(
     level_number: int = 10,
     rng: random.Random | None = None,
     settings: SearchSettings = DEFAULT_SETTINGS,
+    objective: Objective = DEFAULT_OBJECTIVE,
 ) -> SearchResult:
     """The move a player of ``level_number`` makes in ``game`` with ``movetime`` seconds.
 
-    ``rng`` supplies the level's randomness (``random.Random(0)`` when None).
+    ``rng`` supplies the level's randomness (``random.Random(0)`` when None);
+    ``objective`` the scoring in force.
     Raises GameOver when the side to move has no move.
     """
     return choose(
@@ -90,6 +95,7 @@ def choose_move(
         plies_without_capture=game.plies_without_capture,
         endings=game.endings,
         settings=settings,
+        objective=objective,
     )
 
 
@@ -106,13 +112,14 @@ def choose(
     endings: Endings | None = None,
     settings: SearchSettings = DEFAULT_SETTINGS,
     stop: Callable[[], bool] | None = None,
+    objective: Objective = DEFAULT_OBJECTIVE,
 ) -> SearchResult:
     """The move a player of ``level_number`` makes in ``position``.
 
     The search stops at ``movetime`` seconds or ``depth`` plies (or the level's own
     caps, whichever comes first), or as soon as ``stop()`` turns true. ``history`` is
-    the game's positions up to and including ``position``, for repetitions. Raises
-    GameOver when there is no move.
+    the game's positions up to and including ``position``, for repetitions;
+    ``objective`` the scoring in force. Raises GameOver when there is no move.
     """
     chosen = level(level_number)
     rng = rng if rng is not None else random.Random(0)
@@ -137,4 +144,6 @@ def choose(
         noise_seed=noise_seed,
         settings=settings,
         deadline=stop,
+        objective=objective,
+        tablebase=chosen.tablebase,
     )

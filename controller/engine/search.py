@@ -13,7 +13,12 @@ is ``(own, opp)`` and a child is ``(opp & keep, own ^ flip)`` for a move delta
   search, which lets captures cost less than a ply, was tried: at 0.1 s a move it
   lost 43-57% and 39-61% over 200 games each against this search, so it is not used);
 - the game endings: a side without pieces has lost; no legal move, the
-  no-capture limit and a repeated position end the game by piece count.
+  no-capture limit and a repeated position end the game by piece count, valued
+  as the ``Objective`` says (the scoring in force, contempt for draws, and which
+  side's repetition it is);
+- the tablebases (``tablebase.py``): a position with few enough pieces is scored
+  exactly, at every node and in the quiescence search, when the no-capture limit
+  cannot interfere; a won position at the root is played from the table at once.
 
 The search is an object the caller stops: ``Search.iterate(stop)`` yields one
 ``Iteration`` per completed depth and ends when ``stop()`` turns true (checked
@@ -26,8 +31,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from controller.engine.endgame import winning_move
 from controller.engine.evaluate import Evaluator, evaluator
+from controller.engine.objective import DEFAULT_OBJECTIVE, Objective, Scoring
 from controller.engine.settings import DEFAULT_SETTINGS, SearchSettings
+from controller.engine.tablebase import Tablebase, shipped
 from controller.engine.zobrist import color_index, zobrist
 from controller.errors import GameOver
 from controller.game import Endings
@@ -49,6 +57,9 @@ with more pieces than the opponent; each piece of difference adds ``PIECE``."""
 PIECE = 100
 DRAW = 0
 MAX_PLY = 128
+REPEAT_AHEAD_PENALTY = 25
+"""Under win/loss scoring, what the engine's own repetition while ahead costs below
+its bare material: enough that a move keeping the same material is preferred."""
 
 _CHECK_EVERY = 256  # nodes between two looks at the clock: a few milliseconds
 _QUIESCENCE_PLIES = 10  # captures in a row followed at the horizon
@@ -149,11 +160,17 @@ class Search:
         noise: int = 0,
         noise_seed: int = 0,
         settings: SearchSettings = DEFAULT_SETTINGS,
+        objective: Objective = DEFAULT_OBJECTIVE,
+        tablebase: Tablebase | bool = True,
     ) -> None:
         """``history``: the game's positions so far (the current one may be included);
         ``noise``: half-width of pseudo-random noise added to every evaluation, for
         the weaker levels (the same position always gets the same noise for one seed);
-        ``settings``: evaluation weights and prunings (the defaults are the engine).
+        ``settings``: evaluation weights and prunings (the defaults are the engine);
+        ``objective``: the scoring in force and the contempt for draws;
+        ``tablebase``: True for the shipped tables of the variant (if any), False
+        for none, or the tables to use. Tables score wipe-outs, so they are used
+        under win/loss scoring only.
         """
         endings = endings if endings is not None else Endings()
         self.position = position
@@ -169,6 +186,16 @@ class Search:
         self.own = position.pieces(position.turn)
         self.opp = position.pieces(position.turn.other)
         self.color = color_index(position.turn)
+        self.root_color = self.color
+        self.objective = objective
+        self.pieces_scoring = objective.scoring is Scoring.PIECES
+        table: Tablebase | None = None
+        if isinstance(tablebase, Tablebase):
+            table = tablebase
+        elif tablebase and variant.size == position.size:
+            table = shipped(variant, position.size)
+        self.tablebase = None if self.pieces_scoring else table
+        self.tablebase_pieces = self.tablebase.max_pieces if self.tablebase is not None else 0
         self.key = self.keys.key(position)
         self.quiet = plies_without_capture
         # Positions seen in the game, plus those on the current search path.
@@ -248,6 +275,45 @@ class Search:
     def _noise(self, key: int) -> int:
         mixed = ((key ^ self.noise_seed) * _NOISE_MULTIPLIER & _MASK64) >> 32
         return mixed % (2 * self.noise + 1) - self.noise
+
+    def _wiped_out(self, opp: int, ply: int) -> int:
+        """Score for a side with no pieces left, ``ply`` plies from the root."""
+        if self.pieces_scoring:
+            return -PIECE * opp.bit_count()
+        return -MATE + ply
+
+    def _count_ending(self, own: int, opp: int, color: int) -> int:
+        """A game ended on piece count that no one chose (the limit, no legal move)."""
+        if self.pieces_scoring:
+            return PIECE * (own.bit_count() - opp.bit_count())
+        score = ending_score(own, opp)
+        if score == DRAW:
+            # The draw costs the engine its contempt, whoever is to move.
+            return -self.objective.contempt if color == self.root_color else self.objective.contempt
+        return score
+
+    def _repetition(self, own: int, opp: int, color: int, ply: int) -> int:
+        """A repeated position, made by the side not to move here."""
+        if self.pieces_scoring or color == self.root_color:
+            return self._count_ending(own, opp, color)  # the opponent repeated
+        # The engine repeated: judged by what it gives up, from its side, negated.
+        ahead = opp.bit_count() - own.bit_count()
+        if ahead > 0:
+            return -(PIECE * ahead - REPEAT_AHEAD_PENALTY)
+        if ahead == 0:
+            return self.objective.contempt
+        return MATE - ply  # behind: a loss now, worse than any resistance
+
+    def _probe(self, own: int, opp: int, ply: int, quiet: int) -> int | None:
+        """The tablebase score of a won or lost position, when the limit cannot interfere."""
+        assert self.tablebase is not None
+        code = self.tablebase.code(own, opp)
+        if code <= 0:
+            return None  # a draw (no forced wipe-out) or not held: search on
+        plies = (code - 1) >> 1
+        if quiet + plies > self.limit:
+            return None
+        return MATE - ply - plies if code & 1 else -MATE + ply + plies
 
     def _order(
         self, deltas: list[Delta], table_move: Delta | None, ply: int, own: int, opp: int
@@ -329,9 +395,15 @@ class Search:
         if self.nodes % _CHECK_EVERY == 0 and self.stop():
             raise _Stopped
         if not own:
-            return -MATE + ply
-        if quiet >= self.limit or key in self.path:
-            return ending_score(own, opp)
+            return self._wiped_out(opp, ply)
+        if quiet >= self.limit:
+            return self._count_ending(own, opp, color)
+        if key in self.path:
+            return self._repetition(own, opp, color, ply)
+        if (own | opp).bit_count() <= self.tablebase_pieces:
+            exact = self._probe(own, opp, ply, quiet)
+            if exact is not None:
+                return exact
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(own, opp, key, color, alpha, beta, ply, 0)
 
@@ -350,7 +422,7 @@ class Search:
 
         deltas = self.rules.deltas(own, opp)
         if not deltas:
-            return ending_score(own, opp)
+            return self._count_ending(own, opp, color)
 
         is_pv = beta - alpha > 1
         # Null move: if passing still beats beta, a real move surely would.
@@ -521,7 +593,11 @@ class Search:
         if self.nodes % _CHECK_EVERY == 0 and self.stop():
             raise _Stopped
         if not own:
-            return -MATE + ply
+            return self._wiped_out(opp, ply)
+        if qply and (own | opp).bit_count() <= self.tablebase_pieces:
+            exact = self._probe(own, opp, ply, 0)  # a capture was just made
+            if exact is not None:
+                return exact
         stand = self.evaluate(own, opp)
         if self.noise:
             stand += self._noise(key)
@@ -564,6 +640,8 @@ def think(
     noise: int = 0,
     noise_seed: int = 0,
     settings: SearchSettings = DEFAULT_SETTINGS,
+    objective: Objective = DEFAULT_OBJECTIVE,
+    tablebase: Tablebase | bool = True,
     clock: Callable[[], float] = time.monotonic,
 ) -> SearchResult:
     """The engine's move in ``position`` within a time budget.
@@ -571,7 +649,8 @@ def think(
     Give ``movetime`` (seconds), ``deadline`` (a callable that turns true when time
     is up), ``depth`` (plies), or several: the search stops at the first limit
     reached. With none, it searches to depth 4. A single legal move is returned at
-    once. Raises GameOver when the side to move has no move.
+    once, and so is the table's move in a position the tablebase holds as won.
+    Raises GameOver when the side to move has no move.
     """
     search = Search(
         position,
@@ -582,10 +661,24 @@ def think(
         noise=noise,
         noise_seed=noise_seed,
         settings=settings,
+        objective=objective,
+        tablebase=tablebase,
     )
     first = search.best_move
     if first is None:
         raise GameOver(f"game over: no legal move in {position}")
+    if search.tablebase is not None and search.tablebase.covers(search.own, search.opp):
+        won = winning_move(
+            search.tablebase,
+            position,
+            variant,
+            history=history if search.repetition else (),
+            plies_without_capture=plies_without_capture,
+            no_capture_limit=(endings or Endings()).no_capture_limit,
+        )
+        if won is not None:
+            pv, verdict = won
+            return SearchResult(pv[0], MATE - verdict.plies, 0, pv, 0)
     if len(search.root_deltas) == 1:
         return SearchResult(first, 0, 0, [first], 0)
     stop = _stopper(movetime, deadline, clock)

@@ -1,0 +1,254 @@
+"""Endgame tablebases: every position with few pieces, solved exactly.
+
+For each material class (the side to move has ``a`` pieces, the other ``b``) a
+table holds one byte per position: a draw, or a win or loss for the side to
+move with the number of plies to the end of the game under best play (the
+winner hurrying, the loser holding out). ``tablebase_build`` makes them by
+retrograde analysis; this module reads and probes them.
+
+The rule set they solve: the standard game's moves (RULES.md), a side without
+pieces has lost, and a side with no legal move ends the game on piece count.
+Repetition and the no-capture limit are left out, as in chess tablebases; so
+"draw" here means that neither side can force a wipe-out, and a game that
+reaches one goes on until a repetition or the limit ends it by piece count.
+How the two left-out rules can change a result:
+
+- repetition: on a line where the winner always takes a move of least distance,
+  every position has a smaller distance than the ones before it, so no position
+  of the line can repeat, whatever the loser plays; nor can it repeat a position
+  from before the win began (a position before it, with the loser to move, would
+  already have been lost, so the win would have begun earlier). A game can only
+  end by repetition if the winner strays from the table's moves;
+- no-capture limit: a win in ``d`` plies needs at most ``d - 1`` plies without a
+  capture before its last capture, so it stands whenever the plies already played
+  without a capture plus ``d`` stay within the limit. The search trusts a probe
+  only then (``within_limit``), and otherwise searches on as without a table.
+
+Positions are numbered by the combinatorial number system: the side to move's
+points as a combination of the board's points, the other side's as a combination
+of the points left. Colours do not matter (the rules are the same for both), so
+one table serves red and black to move.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+from pathlib import Path
+
+from controller.errors import SurakartaError
+from controller.geometry import STRIDE, geometry
+from controller.variants import Variant
+
+DATA_FOLDER = Path(__file__).parent / "data"
+MAGIC = b"surakarta-tablebase"
+FORMAT_VERSION = 1
+MAX_DISTANCE = 126
+"""Longest distance a byte code holds; generation fails loudly beyond it."""
+
+DRAW_CODE = 0
+"""Code of a position where neither side can force the end of the game."""
+
+
+class BadTablebase(SurakartaError, ValueError):
+    """A tablebase file that cannot be read, or that does not fit the rules asked for."""
+
+
+class Result(Enum):
+    """A tablebase verdict for the side to move."""
+
+    WIN = "win"
+    LOSS = "loss"
+    DRAW = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """What the table says about one position."""
+
+    result: Result
+    """Win, loss or draw for the side to move."""
+    plies: int
+    """Plies to the end of the game under best play (0 for a draw)."""
+
+    def within_limit(self, plies_without_capture: int, limit: int | None) -> bool:
+        """Whether the no-capture limit cannot end the game before this result does."""
+        if self.result is Result.DRAW or limit is None:
+            return True
+        return plies_without_capture + self.plies <= limit
+
+    def describe(self) -> str:
+        """In words for the player: ``wins in 7 plies``, ``loses in 4 plies``, ``draw``."""
+        if self.result is Result.DRAW:
+            return "no forced wipe-out (a draw with best play before the counting rules)"
+        verb = "wins" if self.result is Result.WIN else "loses"
+        return f"{verb} in {self.plies} plies"
+
+
+def encode(result: Result, plies: int) -> int:
+    """The byte code of a verdict: 0 a draw, odd codes wins, even codes losses."""
+    if result is Result.DRAW:
+        return DRAW_CODE
+    if not 0 <= plies <= MAX_DISTANCE:
+        raise ValueError(f"distance out of range: {plies!r}")
+    return 2 * plies + (1 if result is Result.WIN else 2)
+
+
+def decode(code: int) -> Probe:
+    """The verdict of a byte code."""
+    if code == DRAW_CODE:
+        return Probe(Result.DRAW, 0)
+    if code & 1:
+        return Probe(Result.WIN, (code - 1) // 2)
+    return Probe(Result.LOSS, (code - 2) // 2)
+
+
+@dataclass(frozen=True)
+class Indexer:
+    """Numbers the positions of one board size by material class."""
+
+    size: int
+    squares: tuple[int, ...]
+    """``squares[point]``: the point's number from 0 in board order (-1 off the board)."""
+    binomial: tuple[tuple[int, ...], ...]
+    """``binomial[n][k]``: n choose k, for n up to the number of points."""
+
+    @property
+    def points(self) -> int:
+        """How many points the board has."""
+        return self.size * self.size
+
+    def class_size(self, own: int, opp: int) -> int:
+        """How many positions have ``own`` pieces to move against ``opp``."""
+        n = self.points
+        return self.binomial[n][own] * self.binomial[n - own][opp]
+
+    def index(self, own: int, opp: int) -> int:
+        """The number of the position ``(own, opp)`` within its material class."""
+        squares, binomial = self.squares, self.binomial
+        rank, k, pieces = 0, 1, own
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            rank += binomial[squares[low.bit_length() - 1]][k]
+            k += 1
+        rest, k, pieces = 0, 1, opp
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            # Numbered among the points the side to move leaves free.
+            rest += binomial[squares[low.bit_length() - 1] - (own & (low - 1)).bit_count()][k]
+            k += 1
+        return rank * self.binomial[self.points - own.bit_count()][opp.bit_count()] + rest
+
+
+@cache
+def indexer(size: int) -> Indexer:
+    """The position numbering of a board size."""
+    board = geometry(size)
+    squares = [-1] * (STRIDE * STRIDE)
+    for number, point in enumerate(board.points):
+        squares[point] = number
+    n = len(board.points)
+    binomial = [[0] * (n + 1) for _ in range(n + 1)]
+    for row in range(n + 1):
+        binomial[row][0] = 1
+        for k in range(1, row + 1):
+            binomial[row][k] = binomial[row - 1][k - 1] + binomial[row - 1][k]
+    return Indexer(size, tuple(squares), tuple(tuple(row) for row in binomial))
+
+
+def material_classes(max_pieces: int) -> list[tuple[int, int]]:
+    """Every ``(own, opp)`` class with both sides present, fewest pieces first."""
+    return [
+        (own, total - own) for total in range(2, max_pieces + 1) for own in range(1, total)
+    ]
+
+
+class Tablebase:
+    """The tables of every class up to ``max_pieces`` pieces, for one rule set."""
+
+    def __init__(
+        self, variant: Variant, size: int, max_pieces: int, tables: dict[tuple[int, int], bytes]
+    ) -> None:
+        self.variant = variant
+        self.size = size
+        self.max_pieces = max_pieces
+        self.indexer = indexer(size)
+        self.tables = tables
+
+    def code(self, own: int, opp: int) -> int:
+        """The byte code of ``(own, opp)``, side owning ``own`` to move; -1 when not held.
+
+        The fast path for the search: no objects made.
+        """
+        table = self.tables.get((own.bit_count(), opp.bit_count()))
+        if table is None:
+            return -1
+        return table[self.indexer.index(own, opp)]
+
+    def probe(self, own: int, opp: int) -> Probe | None:
+        """The verdict for ``(own, opp)`` with the side owning ``own`` to move, or None."""
+        code = self.code(own, opp)
+        return None if code < 0 else decode(code)
+
+    def covers(self, own: int, opp: int) -> bool:
+        """Whether the position is in the tables."""
+        return (own.bit_count(), opp.bit_count()) in self.tables
+
+    # -- files -----------------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """The file form: a header line, then the classes in order, compressed."""
+        header = f"{MAGIC.decode()} {FORMAT_VERSION} {self.variant.value} {self.size} "
+        header += f"{self.max_pieces}\n"
+        body = b"".join(self.tables[c] for c in material_classes(self.max_pieces))
+        return header.encode() + zlib.compress(body, 9)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, source: str = "tablebase") -> Tablebase:
+        """Read the file form; raises BadTablebase."""
+        header, _, body = data.partition(b"\n")
+        fields = header.decode("ascii", "replace").split()
+        if len(fields) != 5 or fields[0] != MAGIC.decode() or fields[1] != str(FORMAT_VERSION):
+            raise BadTablebase(f"not a tablebase file: {source!r}")
+        try:
+            variant, size, max_pieces = Variant(fields[2]), int(fields[3]), int(fields[4])
+            raw = zlib.decompress(body)
+        except (ValueError, zlib.error):
+            raise BadTablebase(f"damaged tablebase file: {source!r}") from None
+        numbering = indexer(size)
+        tables: dict[tuple[int, int], bytes] = {}
+        offset = 0
+        for material in material_classes(max_pieces):
+            length = numbering.class_size(*material)
+            tables[material] = raw[offset : offset + length]
+            offset += length
+        if offset != len(raw):
+            raise BadTablebase(f"damaged tablebase file: {source!r} has the wrong length")
+        return cls(variant, size, max_pieces, tables)
+
+    def save(self, path: Path) -> None:
+        """Write the file form to ``path``."""
+        path.write_bytes(self.to_bytes())
+
+    @classmethod
+    def load(cls, path: Path) -> Tablebase:
+        """Read a tablebase file; raises BadTablebase (OSError when unreadable)."""
+        return cls.from_bytes(path.read_bytes(), str(path))
+
+
+def default_path(variant: Variant, size: int) -> Path:
+    """Where the shipped tables of a rule set live."""
+    return DATA_FOLDER / f"{variant.value}-{size}.tb"
+
+
+@cache
+def shipped(variant: Variant, size: int | None = None) -> Tablebase | None:
+    """The shipped tables of ``variant`` (read on first use), or None when there are none."""
+    path = default_path(variant, variant.size if size is None else size)
+    if not path.exists():
+        return None
+    return Tablebase.load(path)

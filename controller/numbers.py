@@ -32,6 +32,10 @@ def shown(value: object) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _plain(bound: float) -> str:
+    return str(int(bound)) if float(bound).is_integer() else f"{bound:g}"
+
+
 @dataclass(frozen=True, slots=True)
 class Bounds:
     """What a number read from outside may be."""
@@ -49,7 +53,7 @@ class Bounds:
         kind = "an integer" if self.integer else "a number"
         low = "more than" if self.above else "from"
         joint = "and at most" if self.above else "to"
-        return f"{kind} {low} {self.low:g} {joint} {self.high:g}"
+        return f"{kind} {low} {_plain(self.low)} {joint} {_plain(self.high)}"
 
     def problem(self, value: object) -> str | None:
         """Why ``value`` is not allowed (one lowercase phrase quoting it), or None."""

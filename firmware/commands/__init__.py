@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from controller.errors import SurakartaError
+from controller.numbers import Bounds
 
 
 class OutputNotWritten(SurakartaError, OSError):
@@ -39,3 +41,12 @@ def writing(path: Path) -> Iterator[Path]:
         raise  # already one clear line
     except OSError as error:
         raise OutputNotWritten(f"cannot write {str(path)!r}: {error.strerror or error}") from None
+
+
+def check_numbers(args: Any, **bounds: Bounds) -> None:
+    """Hold the options named by ``bounds`` to them (the rule configs follow too);
+    BadNumber names the option, ``--movetime`` for ``movetime``. Unset options pass."""
+    for name, bound in bounds.items():
+        value = getattr(args, name)
+        if value is not None:
+            bound.check(value, f"--{name.replace('_', '-')}")

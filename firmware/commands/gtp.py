@@ -9,9 +9,10 @@ from controller.baselines import GreedyPlayer, RandomPlayer
 from controller.engine.levels import level
 from controller.engine.player import EnginePlayer
 from controller.engine.settings import DEFAULT_SETTINGS, SearchSettings, tuned
-from controller.errors import BadOption
 from controller.gtp import DEFAULT_MOVETIME, GtpEngine, Player
+from controller.numbers import LEVEL, seconds
 from controller.variants import parse_variant
+from firmware.commands import check_numbers
 
 NAME = "gtp"
 HELP = "speak the GTP-style engine protocol on standard input and output"
@@ -57,8 +58,8 @@ def make_player(
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.movetime > 0:
-        raise BadOption(f"invalid move time: {args.movetime!r} (expected seconds above 0)")
+    # A move time of inf passes "> 0" and then never answers.
+    check_numbers(args, movetime=seconds(3600), level=LEVEL)
     level(args.level)
     engine = GtpEngine(
         make_player(args.player, args.level, args.seed, tuned(args.tune)),

@@ -6,7 +6,9 @@ import argparse
 import os
 
 from controller.errors import BadOption
+from controller.numbers import seconds, whole
 from controller.variants import parse_variant
+from firmware.commands import check_numbers
 from firmware.match_runner import GameResult, MatchConfig, run_match, summarize
 
 NAME = "match"
@@ -38,12 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.movetime > 0:
-        raise BadOption(f"invalid move time: {args.movetime!r} (expected seconds above 0)")
-    if args.jobs < 1:
-        raise BadOption(f"invalid number of jobs: {args.jobs!r} (expected 1 or more)")
-    if args.games < 1:
-        raise BadOption(f"invalid number of games: {args.games!r} (expected 1 or more)")
+    check_numbers(
+        args, movetime=seconds(3600), timeout=seconds(86_400), jobs=whole(1, 256),
+        games=whole(1, 1_000_000),
+    )
     for command in (args.engine_a, args.engine_b):
         if not command.strip():
             raise BadOption(f"empty engine command: {command!r}")

@@ -9,7 +9,8 @@ import threading
 from pathlib import Path
 
 from controller.errors import BadOption
-from firmware.commands import simulator
+from controller.numbers import seconds
+from firmware.commands import check_numbers, simulator
 
 NAME = "run"
 HELP = "run the board (with no --config: the simulator window on a PC)"
@@ -116,8 +117,7 @@ def run(args: argparse.Namespace) -> int:
         if args.config is None:
             raise BadOption("--check needs --config FILE")
         return _check(args.config)
-    if args.exit_after is not None and args.exit_after <= 0:
-        raise BadOption(f"invalid --exit-after: {args.exit_after!r} (expected more than 0)")
+    check_numbers(args, exit_after=seconds(366 * 86_400))
     if args.config is None:
         return _window(args)
     return _board(args)

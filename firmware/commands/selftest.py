@@ -20,7 +20,8 @@ from gpiozero import Device
 from gpiozero.exc import BadPinFactory, GPIOZeroError
 from gpiozero.pins.mock import MockFactory
 
-from controller.errors import BadOption
+from controller.numbers import Bounds
+from firmware.commands import check_numbers
 from hardware.build import Hardware, build_hardware
 from hardware.buttons import ButtonName
 from hardware.buzzer import Sound
@@ -151,8 +152,7 @@ def _selftest(config: HardwareConfig, args: argparse.Namespace, pin_factory: Any
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.lamp_seconds < 0 or args.button_timeout < 0:
-        raise BadOption("invalid time: --lamp-seconds and --button-timeout must not be negative")
+    check_numbers(args, lamp_seconds=Bounds(0, 60), button_timeout=Bounds(0, 3600))
     config = HardwareConfig() if args.config is None else load_hardware_file(args.config)
     if not args.mock:
         try:

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from controller.errors import BadOption
-from firmware.commands import writing
+from firmware.commands import check_numbers, writing
+from firmware.config import FPS
 from firmware.scenario import parse_scenario
 
 NAME = "simulate"
@@ -33,8 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
     text = sys.stdin.read() if str(args.scenario) == "-" else args.scenario.read_text()
     steps = parse_scenario(text)
-    if args.fps <= 0:
-        raise BadOption(f"invalid --fps: {args.fps!r} (expected more than 0)")
+    check_numbers(args, fps=FPS)  # nan passed "<= 0" and then simulated nothing
     out: TextIO | None = None
     if args.events is not None:
         with writing(args.events):

@@ -93,4 +93,4 @@ def test_match_command_prints_the_score(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_match_command_refuses_bad_numbers(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["match", GREEDY, RANDOM, "--games", "0"]) == 2
-    assert "invalid number of games" in capsys.readouterr().err
+    assert "invalid --games: expected an integer from 1 to 1000000" in capsys.readouterr().err

@@ -9,7 +9,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from controller.errors import BadOption
+from controller.errors import BadOption, SurakartaError
 from firmware.commands import writing
 from firmware.commands.run import EXIT_CAMERA_STACK
 from firmware.config import check_config
@@ -18,6 +18,10 @@ NAME = "install-service"
 HELP = "install and start the systemd user service that runs the board at boot"
 
 UNIT_NAME = "surakarta.service"
+
+
+class ServiceNotStarted(SurakartaError, OSError):
+    """systemctl could not start the unit (often: no user session over SSH)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,8 +55,25 @@ def unit_text(config: Path) -> str:
     )
 
 
+def _systemctl(command: list[str], unit: Path) -> None:
+    """Run one systemctl command; ServiceNotStarted with its own reason when it fails."""
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    if result.returncode == 0:
+        return
+    said = (result.stderr or result.stdout).strip().splitlines()
+    reason = said[0] if said else f"exit status {result.returncode}"
+    raise ServiceNotStarted(
+        f"{' '.join(command)} failed: {reason} (the unit is written to {str(unit)!r}; over SSH "
+        "there may be no user session: run sudo loginctl enable-linger $USER, log in again "
+        "and repeat the command)"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
-    config = args.config.expanduser().resolve()
+    try:
+        config = args.config.expanduser().resolve()
+    except RuntimeError:  # ~someone this machine does not know
+        raise BadOption(f"cannot expand the home folder in --config {str(args.config)!r}") from None
     problems = check_config(config)
     if problems:
         raise BadOption(f"{config}: {problems[0]} (see: surakarta run --config {config} --check)")
@@ -70,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
             print("  " + " ".join(command))
     else:
         for command in commands:
-            subprocess.run(command, check=True)
+            _systemctl(command, unit)
         print(f"started {UNIT_NAME}; logs: journalctl --user -u surakarta -f")
     print("so that it starts at boot before anyone logs in: sudo loginctl enable-linger $USER")
     return 0

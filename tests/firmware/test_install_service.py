@@ -45,3 +45,29 @@ def test_a_path_with_spaces_and_percent_signs_stays_one_argument(tmp_path: Path)
     unit = (units / "surakarta.service").read_text()
     resolved = str(config.resolve()).replace("%", "%%")
     assert f'--config "{resolved}"' in unit and "100%%" in unit
+
+
+def test_a_systemctl_that_fails_is_one_line_with_the_way_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A systemctl that fails as it does over SSH with no user session.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "systemctl"
+    fake.write_text("#!/bin/sh\necho 'Failed to connect to bus: No medium found' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    config = tmp_path / "board.toml"
+    config.write_text("[game]\nlevel = 4\n")
+    units = tmp_path / "units"
+    assert main(["install-service", "--config", str(config), "--unit-dir", str(units)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert "systemctl --user daemon-reload failed: Failed to connect to bus" in err
+    assert "loginctl enable-linger" in err
+    assert (units / "surakarta.service").exists(), "the unit is kept for a later start"
+
+
+def test_a_config_under_an_unknown_home_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["install-service", "--config", "~nosuchuser/board.toml", "--no-start"]) == 2
+    assert "cannot expand the home folder" in capsys.readouterr().err

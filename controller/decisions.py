@@ -146,6 +146,9 @@ class Think:
     """Which endings apply."""
     level: int
     """Strength 1-10 (hints always use full strength)."""
+    scored_by_pieces: bool = False
+    """The game counts in a match scored by pieces: every piece left matters, not
+    only winning (the engine's objective follows)."""
 
 
 # -- outputs: what happened in the game ---------------------------------------------

@@ -337,6 +337,7 @@ class Referee:
             variant=self.variant,
             endings=self.endings,
             level=self.level if purpose is Purpose.COMPUTER else FULL_STRENGTH,
+            scored_by_pieces=self.match is not None,
         )
 
     def _engine(self, answer: EngineAnswered) -> list[Decision]:

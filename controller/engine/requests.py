@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from controller.decisions import Think
 from controller.engine.levels import choose
+from controller.engine.objective import DEFAULT_OBJECTIVE, PIECES_OBJECTIVE
 from controller.engine.search import SearchResult
 
 
@@ -20,7 +21,8 @@ def choose_for(
 ) -> SearchResult:
     """The move for ``request`` at its level, within ``movetime`` seconds or ``depth`` plies.
 
-    ``stop`` ends the search early when it turns true (the request was superseded).
+    ``stop`` ends the search early when it turns true (the request was superseded);
+    a game of a match scored by pieces is played for pieces.
 
     Raises GameOver when the side to move has no move.
     """
@@ -35,4 +37,5 @@ def choose_for(
         plies_without_capture=request.plies_without_capture,
         endings=request.endings,
         stop=stop,
+        objective=PIECES_OBJECTIVE if request.scored_by_pieces else DEFAULT_OBJECTIVE,
     )

@@ -1,0 +1,62 @@
+"""The engine plays for the scoring in force: it finishes won games, and plays on."""
+
+from __future__ import annotations
+
+from controller.decisions import BoardSeen, Think
+from controller.engine.objective import PIECES_OBJECTIVE, Objective
+from controller.engine.search import COUNT_WIN, PIECE, think
+from controller.engine.settings import tuned
+from controller.match import Match
+from controller.movegen import legal_moves, make_move
+from controller.position import Color, parse_position
+from controller.reading import BoardReading
+from controller.referee import Referee
+
+
+def _referee_think(referee: Referee) -> Think:
+    decisions = referee.handle(BoardSeen(BoardReading.of(referee.position)))
+    return next(d for d in decisions if isinstance(d, Think))
+
+
+def test_the_referee_tells_the_engine_a_match_is_scored_by_pieces() -> None:
+    single = Referee(computer=Color.RED)
+    assert not _referee_think(single).scored_by_pieces
+    match = Referee(computer=Color.RED, match=Match("board", "computer"))
+    assert _referee_think(match).scored_by_pieces
+
+
+def test_ahead_it_does_not_end_the_game_by_its_own_repetition() -> None:
+    # Six against five, far from the tables: any step could repeat a position of the
+    # game, which the count rule would score as a win; each time it plays on instead.
+    position = parse_position("bbbbb1/6/6/6/6/rrrrrr r")
+    for move in legal_moves(position)[:4]:
+        history = [make_move(position, move), position]
+        chosen = think(position, depth=3, history=history)
+        assert chosen.move != move
+        assert PIECE <= chosen.score < COUNT_WIN  # a lead to play for, not a win yet
+
+
+def test_level_it_declines_a_draw_by_repetition_worth_less_than_its_contempt() -> None:
+    # Having the move weighs half a piece here, so every move that does not repeat
+    # leaves the opponent a little better (about -0.27): a draw is worth more, unless
+    # the contempt for draws says otherwise.
+    position = parse_position("bbbbbb/6/6/6/6/rrrrrr r")
+    settings = tuned(["tempo=50"])
+    move = legal_moves(position)[0]
+    history = [make_move(position, move), position]
+    neutral = think(
+        position, depth=1, history=history, settings=settings, objective=Objective(contempt=0)
+    )
+    assert neutral.move == move and neutral.score == 0
+    proud = think(
+        position, depth=1, history=history, settings=settings, objective=Objective(contempt=40)
+    )
+    assert proud.move != move and -40 < proud.score < 0
+
+
+def test_scored_by_pieces_endings_count_the_margin() -> None:
+    # Red wipes black out keeping its three pieces: a margin of three, not a "win".
+    position = parse_position("6/rr1br1/6/6/6/5b r")
+    by_pieces = think(position, depth=4, objective=PIECES_OBJECTIVE)
+    assert by_pieces.score == 3 * PIECE
+    assert think(position, depth=4).score > COUNT_WIN

@@ -21,6 +21,7 @@ from tests.controller.positions import TACTICS, middle_game_positions
 WIPE_OUTS = {"6/rr1br1/6/6/6/5b r", "b5/6/6/rbr3/6/6 r"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", list(Variant))
 def test_engine_plays_only_legal_moves_in_every_variant(variant: Variant) -> None:
     positions = [start_position(variant.size), *middle_game_positions(4, variant, seed=3)]
@@ -38,6 +39,7 @@ def test_principal_variation_is_a_legal_line() -> None:
         position = make_move(position, move)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("text", "solutions", "idea"), TACTICS)
 def test_engine_solves_tactics(text: str, solutions: set[str], idea: str) -> None:
     result = think(parse_position(text), depth=4)
@@ -98,7 +100,7 @@ def test_repetition_ends_the_game_in_the_search() -> None:
 
 def test_time_budget_is_kept_with_a_generous_margin() -> None:
     position = middle_game_positions(1, Variant.STANDARD, seed=5)[0]
-    clock = FakeClock(step=0.001)  # each look at the clock: a millisecond of search
+    clock = FakeClock(step=0.01)  # each look at the clock: ten milliseconds of search
     result = think(position, movetime=0.2, clock=clock)
     assert 0.2 <= clock.now < 2.0
     assert result.move in legal_moves(position)

@@ -27,6 +27,7 @@ def random_positions(variant: Variant, count: int, seed: int) -> list[Position]:
     return positions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", list(Variant))
 def test_attack_maps_match_the_capture_moves(variant: Variant) -> None:
     maps = attack_maps(variant.size, variant.captures_by_jumping)
@@ -38,6 +39,7 @@ def test_attack_maps_match_the_capture_moves(variant: Variant) -> None:
         assert count >= len(captures)
 
 
+@pytest.mark.slow
 def test_guarded_pieces_are_exactly_those_that_could_be_taken_back() -> None:
     maps = attack_maps(6, False)
     for position in random_positions(Variant.STANDARD, 30, seed=2):

@@ -50,6 +50,7 @@ def test_weights_change_the_evaluation() -> None:
     assert heavy(own, opp) - plain(own, opp) == 100
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("settings", [DEFAULT_SETTINGS, NO_PRUNING], ids=["pruned", "full"])
 @pytest.mark.parametrize(("text", "solutions", "idea"), TACTICS)
 def test_tactics_are_solved_with_and_without_pruning(
@@ -59,6 +60,7 @@ def test_tactics_are_solved_with_and_without_pruning(
     assert result.move.name in solutions, idea
 
 
+@pytest.mark.slow
 def test_multi_cut_prunes_the_tree() -> None:
     positions = middle_game_positions(6, Variant.STANDARD, seed=21)
     without = tuned(["multi_cut=off"])

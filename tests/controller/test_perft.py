@@ -27,9 +27,16 @@ def _cases() -> list[tuple[str, str, str, int, int]]:
     return cases
 
 
+SLOW_COUNT = 20_000
+"""Counts above this take long enough to belong to the slow tier."""
+
+
 @pytest.mark.parametrize(
     ("name", "position", "variant", "depth", "count"),
-    _cases(),
+    [
+        pytest.param(*case, marks=[pytest.mark.slow] if case[4] > SLOW_COUNT else [])
+        for case in _cases()
+    ],
     ids=[f"{case[0]}-{case[3]}" for case in _cases()],
 )
 def test_perft_matches_data_file(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,6 +40,7 @@ def positions(draw: st.DrawFn, size: int = 6) -> Position:
 variants = st.sampled_from(list(Variant))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(positions(), variants)
 def test_moves_equal_the_plain_generator(position: Position, variant: Variant) -> None:
@@ -47,6 +49,7 @@ def test_moves_equal_the_plain_generator(position: Position, variant: Variant) -
     assert set(names) == plain_moves(str(position), variant.value)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(positions(7), st.sampled_from([Variant.SEPUR, Variant.BOROBUDUR]))
 def test_moves_equal_the_plain_generator_on_7x7(position: Position, variant: Variant) -> None:
@@ -54,6 +57,7 @@ def test_moves_equal_the_plain_generator_on_7x7(position: Position, variant: Var
     assert names == plain_moves(str(position), variant.value)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(positions(), variants)
 def test_search_deltas_match_the_moves_in_order(position: Position, variant: Variant) -> None:
@@ -70,6 +74,7 @@ def test_search_deltas_match_the_moves_in_order(position: Position, variant: Var
     assert sorted(move_rules.capture_deltas(own, opp)) == sorted(dict.fromkeys(captures))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(positions(), variants)
 def test_attack_maps_name_every_capturable_piece(position: Position, variant: Variant) -> None:
@@ -89,6 +94,7 @@ def _neighbours_on_circuit(station: int, loop: Loop | None, following: int) -> b
     return dx + dy == 1
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(positions(), variants)
 def test_every_trip_path_follows_the_rules(position: Position, variant: Variant) -> None:
@@ -126,6 +132,7 @@ def test_every_trip_path_follows_the_rules(position: Position, variant: Variant)
             index += 1
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(positions(), variants, st.data())
 def test_play_and_take_back_restores_the_position(
@@ -145,6 +152,7 @@ def test_play_and_take_back_restores_the_position(
     assert game.position == position
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(positions(), variants)
 def test_a_move_changes_only_its_own_points(position: Position, variant: Variant) -> None:

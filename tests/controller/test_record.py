@@ -18,6 +18,7 @@ def _random_game(variant: Variant, seed: int, plies: int | None = None) -> Game:
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", list(Variant))
 def test_finished_game_round_trips(variant: Variant) -> None:
     game = _random_game(variant, seed=11)

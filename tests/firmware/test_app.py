@@ -67,6 +67,7 @@ def _config(tmp_path: Path) -> Config:
     return load_config(path)
 
 
+@pytest.mark.slow
 def test_camera_that_fails_and_comes_back(tmp_path: Path) -> None:
     clock = FakeClock()
     cameras = FlakyCameras(["ok", "ok-then-lost", "fail", "fail", "ok"], start_position(), lives=5)
@@ -88,6 +89,7 @@ def test_camera_that_fails_and_comes_back(tmp_path: Path) -> None:
         app.close()
 
 
+@pytest.mark.slow
 def test_resumes_the_journaled_game(tmp_path: Path) -> None:
     game = Game()
     game.play("b2-c3")
@@ -147,6 +149,7 @@ def kill_group(process: subprocess.Popen[str]) -> None:
     process.wait(timeout=30)
 
 
+@pytest.mark.slow
 def test_sigterm_stops_the_board_cleanly(tmp_path: Path) -> None:
     config = tmp_path / "board.toml"
     config.write_text('[camera]\nsource = "synthetic"\n[journal]\npath = "journal.json"\n')
@@ -183,6 +186,7 @@ def test_a_signal_during_the_loops_wait_still_stops_it() -> None:
     assert stop.wait(timeout=30)
 
 
+@pytest.mark.slow
 def test_stopping_leaves_every_lamp_dark(tmp_path: Path) -> None:
     from firmware.simulator.lamps import LampWatch
     from hardware.config import HardwareConfig
@@ -208,6 +212,7 @@ def test_stopping_leaves_every_lamp_dark(tmp_path: Path) -> None:
     assert watch.lit() == frozenset()
 
 
+@pytest.mark.slow
 def test_a_saved_game_of_another_variant_is_kept_aside(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -225,6 +230,7 @@ def test_a_saved_game_of_another_variant_is_kept_aside(
     assert len(aside) == 1 and "the saved game is sepur" in caplog.text
 
 
+@pytest.mark.slow
 def test_a_finished_game_is_not_archived_again_after_a_restart(tmp_path: Path) -> None:
     clock = FakeClock()
     start = parse_position("3b2/6/2r3/6/6/6 r")
@@ -262,6 +268,7 @@ def test_a_finished_game_is_not_archived_again_after_a_restart(tmp_path: Path) -
     assert len(list((tmp_path / "games").iterdir())) == 1, "archived once, not at every start"
 
 
+@pytest.mark.slow
 def test_wiring_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
     config = tmp_path / "board.toml"
     config.write_text('[hardware]\ndriver = "shift-register"\n[journal]\npath = "j.json"\n')
@@ -275,6 +282,7 @@ def test_wiring_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
     assert "cannot open the pins of the [hardware] section" in result.stderr
 
 
+@pytest.mark.slow
 def test_a_piece_between_points_is_lit_once_the_doubt_lasts(tmp_path: Path) -> None:
     from controller.geometry import parse_point
     from firmware.app import DOUBT_LAYER, DOUBT_SECONDS
@@ -299,6 +307,7 @@ def _engine_threads() -> set[threading.Thread]:
     return {thread for thread in threading.enumerate() if thread.name == "engine"}
 
 
+@pytest.mark.slow
 def test_a_corrupt_calibration_file_at_start_leaves_no_engine_and_no_pins_taken(
     tmp_path: Path,
 ) -> None:

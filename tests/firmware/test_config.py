@@ -40,6 +40,7 @@ def calibration_text() -> str:
     return real_calibration_text()
 
 
+@pytest.mark.slow
 def test_a_full_valid_config_loads(tmp_path: Path, calibration_text: str) -> None:
     (tmp_path / "cal.json").write_text(calibration_text)
     path = write(
@@ -177,6 +178,7 @@ def test_a_7x7_board_with_its_hardware_is_valid(tmp_path: Path) -> None:
         ("[hardware]\ndata_pin = " + "9" * 4000 + "\n", "hardware.data_pin: pin ...9999"),
     ],
 )
+@pytest.mark.slow
 def test_numbers_and_names_that_would_fail_later_are_refused(
     tmp_path: Path, text: str, problem: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

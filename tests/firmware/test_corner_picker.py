@@ -187,6 +187,7 @@ def reads_the_start_position(image: np.ndarray, corners: list[tuple[float, float
     return reading.status is ReadStatus.OK and reading.reading == BoardReading.of(start_position())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("max_window", [(960, 750), (480, 390)], ids=["enlarged", "shrunk"])
 def test_clicked_corners_calibrate_the_board(
         display: None, tilted: tuple[Scene, np.ndarray], max_window: tuple[int, int]) -> None:
@@ -237,6 +238,7 @@ def start_image(tmp_path_factory: pytest.TempPathFactory,
     return path
 
 
+@pytest.mark.slow
 def test_calibrate_click_writes_the_clicked_corners(
         display: None, tilted: tuple[Scene, np.ndarray], start_image: Path, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -111,6 +111,7 @@ def _scenario(moves: int, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_power_cut_at_a_random_moment_loses_no_accepted_move(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
@@ -176,6 +177,7 @@ def test_a_game_ended_by_agreement_stays_ended(tmp_path: Path) -> None:
     assert state is not None and state.game.outcome == game.outcome
 
 
+@pytest.mark.slow
 def test_a_journal_that_cannot_be_written_does_not_stop_the_game(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -13,6 +13,7 @@ from firmware.cli import main
 from vision.render import Scene, render
 
 
+@pytest.mark.slow
 def test_calibrate_makes_the_folder_of_its_output(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -36,6 +37,7 @@ def test_lamp_map_makes_the_folder_of_its_drawing(tmp_path: Path) -> None:
     assert "<svg" in drawing.read_text()
 
 
+@pytest.mark.slow
 def test_simulate_makes_the_folder_of_its_events(tmp_path: Path) -> None:
     scenario = tmp_path / "game.txt"
     scenario.write_text("move b2 c3\n")

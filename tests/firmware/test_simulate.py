@@ -28,6 +28,7 @@ def of_type(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     return [event for event in events if event["type"] == kind]
 
 
+@pytest.mark.slow
 def test_steps_captures_and_an_illegal_move_through_the_camera() -> None:
     events = run(
         """
@@ -50,6 +51,7 @@ def test_steps_captures_and_an_illegal_move_through_the_camera() -> None:
     assert blinking and set(blinking[0]["blink"]) == {"b1", "b3"}
 
 
+@pytest.mark.slow
 def test_a_capture_with_the_captured_piece_taken_off_first() -> None:
     events = run(
         """
@@ -67,6 +69,7 @@ def test_a_capture_with_the_captured_piece_taken_off_first() -> None:
     assert lit and {"d6", "f4", "b4"} <= set(lit[0]["on"])
 
 
+@pytest.mark.slow
 def test_computer_reply_hint_follow_and_undo() -> None:
     events = run(
         """
@@ -90,6 +93,7 @@ def test_computer_reply_hint_follow_and_undo() -> None:
     assert [event["move"] for event in of_type(events, "undone")] == [hint[0]["move"]]
 
 
+@pytest.mark.slow
 def test_lifted_piece_lights_its_targets() -> None:
     events = run("lift b2\n", hands=False)
     lifted = of_type(events, "lifted")
@@ -99,6 +103,7 @@ def test_lifted_piece_lights_its_targets() -> None:
     assert {"a3", "b3", "c3"} <= set(lit["on"])
 
 
+@pytest.mark.slow
 def test_bad_scenarios_name_the_line() -> None:
     with pytest.raises(BadScenario, match="line 2: unknown action 'jump'"):
         parse_scenario("move b2 c3\njump b2\n")
@@ -112,6 +117,7 @@ def test_bad_scenarios_name_the_line() -> None:
         run("follow\n", hands=False)
 
 
+@pytest.mark.slow
 def test_simulate_command_writes_json_lines(tmp_path: Path) -> None:
     scenario = tmp_path / "game.txt"
     scenario.write_text("# one move\nmove b2 c3\n")
@@ -131,6 +137,7 @@ def test_simulate_command_reports_a_bad_scenario(
     assert "line 2: level must be 1 to 10" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_7x7_variant_rewires_the_lamps_for_its_board() -> None:
     events = run("variant sepur\nmove b2 c3\nmove d6 d5\nlift g2\n", hands=False)
     assert [event["move"] for event in of_type(events, "accepted")] == ["b2-c3", "d6-d5"]
@@ -139,6 +146,7 @@ def test_a_7x7_variant_rewires_the_lamps_for_its_board() -> None:
     assert {"f3", "g3"} <= set(of_type(events, "leds")[-1]["on"])  # g is the 7th file
 
 
+@pytest.mark.slow
 def test_an_agreement_taken_back_leaves_no_record(tmp_path: Path) -> None:
     events: list[dict[str, Any]] = []
     games = tmp_path / "games"

@@ -106,6 +106,7 @@ def check_lamps_follow_the_pins(window: SimulatorWindow) -> set[str]:
     return drawn
 
 
+@pytest.mark.slow
 def test_a_mouse_game_move_capture_illegal_move_and_hint(window: SimulatorWindow) -> None:
     assert any(e["text"] == "board ready" for e in events(window, "message"))
     move(window, "a2", "a3")
@@ -150,6 +151,7 @@ def test_a_mouse_game_move_capture_illegal_move_and_hint(window: SimulatorWindow
     assert set(hints[-1]["lamps"]) <= pulsed  # the hint flashes (on top of the last capture)
 
 
+@pytest.mark.slow
 def test_buttons_press_the_mock_pins_and_the_computer_replies(window: SimulatorWindow) -> None:
     move(window, "b2", "c3")
     click(window, "mode")  # two players -> the computer plays black
@@ -174,6 +176,7 @@ def test_buttons_press_the_mock_pins_and_the_computer_replies(window: SimulatorW
     assert window.simulation.referee.level == before + 1
 
 
+@pytest.mark.slow
 def test_pieces_dropped_on_their_own_colour_go_back_and_trays_give_pieces(
     window: SimulatorWindow,
 ) -> None:
@@ -197,6 +200,7 @@ def test_every_button_has_a_key_and_a_place() -> None:
     assert {"hint", "undo", "new", "mode"} <= actions
 
 
+@pytest.mark.slow
 def test_the_command_saves_a_screenshot_off_screen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

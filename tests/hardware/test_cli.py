@@ -161,6 +161,7 @@ def test_selftest_with_gpiozero_mock_pins_from_the_environment(
     assert "selftest: done (mock pins" in out
 
 
+@pytest.mark.slow
 def test_selftest_names_ws2812_lamps_by_their_place_on_the_strip(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

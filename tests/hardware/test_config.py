@@ -143,6 +143,7 @@ def test_file_loading(tmp_path: Path) -> None:
         load_hardware_file(tmp_path)  # a folder
 
 
+@pytest.mark.slow
 def test_build_wires_the_default_board_and_close_releases_every_pin(
     mock_factory: MockFactory,
 ) -> None:
@@ -175,6 +176,7 @@ def test_build_wires_the_default_board_and_close_releases_every_pin(
         ({"driver": "none"}, NullLamps),
     ],
 )
+@pytest.mark.slow
 def test_build_picks_the_configured_driver(
     mock_factory: MockFactory, table: dict[str, Any], driver_class: type
 ) -> None:

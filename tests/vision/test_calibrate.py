@@ -16,16 +16,19 @@ from vision.errors import BadCalibration, CalibrationFailed
 from vision.render import Pose, RenderOptions, Scene, point_pixels, random_scene, render
 
 
+@pytest.mark.slow
 def test_calibration_learns_the_size_from_the_markers(calibration7: Calibration) -> None:
     assert calibration7.size == 7 and calibration7.uses_markers
 
 
+@pytest.mark.slow
 def test_not_a_start_position(config: VisionConfig) -> None:
     image = render(parse_position("bbbbbb/bbbbb1/5b/6/rrrrrr/rrrrrr r"), Scene())
     with pytest.raises(CalibrationFailed, match=r"does not show the start position.*f5"):
         calibrate(config, image)
 
 
+@pytest.mark.slow
 def test_an_empty_board_is_not_a_start_position(config: VisionConfig) -> None:
     with pytest.raises(CalibrationFailed, match=r"start position"):
         calibrate(config, render(parse_position("6/6/6/6/6/6 r"), Scene()))
@@ -36,6 +39,7 @@ def test_no_board_found(config: VisionConfig) -> None:
         calibrate(config, np.full((480, 640, 3), 128, np.uint8))
 
 
+@pytest.mark.slow
 def test_a_hand_in_the_calibration_image(config: VisionConfig) -> None:
     scene = random_scene(np.random.default_rng(2), RenderOptions.preset("hand"))
     with pytest.raises(CalibrationFailed):
@@ -53,6 +57,7 @@ def corners_of(scene: Scene) -> list[tuple[float, float]]:
     return [pixels[p] for p in board_model(6).corner_points()]
 
 
+@pytest.mark.slow
 def test_mirrored_corners_are_refused(config: VisionConfig) -> None:
     # The start position looks the same mirrored, so only the corner order can tell:
     # taken as given, every later board would be read mirrored left to right.
@@ -76,6 +81,7 @@ def test_corners_that_cannot_be_a_board(
         calibrate(config, render(start_position(), Scene()), corners=corners)
 
 
+@pytest.mark.slow
 def test_save_and_load_round_trip(calibration6: Calibration, tmp_path: Path) -> None:
     path = tmp_path / "cal.json"
     save_calibration(calibration6, path)

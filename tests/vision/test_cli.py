@@ -51,6 +51,7 @@ def test_print_board_refuses_unknown_format(
     assert "unsupported output format" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_round_trip_from_print_to_reading(printed: Path, tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     sheet = cv2.imread(str(printed / "board.png"), cv2.IMREAD_GRAYSCALE)
@@ -80,6 +81,7 @@ def test_round_trip_from_print_to_reading(printed: Path, tmp_path: Path,
     assert (tmp_path / "debug-1.png").is_file() and (tmp_path / "debug-2.png").is_file()
 
 
+@pytest.mark.slow
 def test_calibrate_with_corners_for_a_board_without_markers(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from vision.board_model import board_model
@@ -96,6 +98,7 @@ def test_calibrate_with_corners_for_a_board_without_markers(
     assert json.loads(cal.read_text())["corners"] is not None
 
 
+@pytest.mark.slow
 def test_calibrate_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cv2.imwrite(str(tmp_path / "midgame.png"), render(parse_position(MIDGAME), Scene()))
     assert main(["calibrate", str(tmp_path / "midgame.png"), "--out", "x.json"]) == 2
@@ -130,6 +133,7 @@ def calibrated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return image, folder / "cal.json"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("debug", ["out.txt", "out", "out.gif"])
 def test_read_refuses_a_debug_path_it_cannot_write_before_reading(
         calibrated: tuple[Path, Path], tmp_path: Path, debug: str,

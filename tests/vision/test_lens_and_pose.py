@@ -39,6 +39,7 @@ def barrel(image: np.ndarray, k1: float, k2: float = 0.0) -> np.ndarray:
     Pose(fill=0.92),
     Pose(tilt_degrees=25, tilt_direction_degrees=120, rotation_degrees=30, fill=0.9),
 ])
+@pytest.mark.slow
 def test_a_wide_lens_calibrates_and_reads(config: VisionConfig, pose: Pose) -> None:
     # A Pi Camera Module 3 Wide bends the sheet's straight lines; one homography cannot fit
     # its four markers, so the lens is learned from the sheet's own lines and loops.
@@ -60,6 +61,7 @@ def marker_free(scene: Scene, config: VisionConfig) -> BoardReader:
 STEADY = Pose(tilt_degrees=15, tilt_direction_degrees=30, rotation_degrees=5, fill=0.85)
 
 
+@pytest.mark.slow
 def test_a_knocked_camera_without_markers_is_noticed_and_found_again(
         config: VisionConfig) -> None:
     reader = marker_free(Scene(pose=STEADY), config)
@@ -74,6 +76,7 @@ def test_a_knocked_camera_without_markers_is_noticed_and_found_again(
     assert frames[-1].reading == BoardReading.of(MIDDLE_GAME)
 
 
+@pytest.mark.slow
 def test_a_board_moved_too_far_without_markers_is_never_read(config: VisionConfig) -> None:
     reader = marker_free(Scene(pose=STEADY), config)
     moved = Pose(tilt_degrees=15, tilt_direction_degrees=30, rotation_degrees=5, fill=0.85,
@@ -83,6 +86,7 @@ def test_a_board_moved_too_far_without_markers_is_never_read(config: VisionConfi
         assert frame.reading is None and frame.status is ReadStatus.BOARD_MOVED
 
 
+@pytest.mark.slow
 def test_pieces_that_look_alike_are_named_with_a_suggestion(config: VisionConfig) -> None:
     white, cream = (235.0, 240.0, 242.0), (200.0, 228.0, 238.0)
     with pytest.raises(CalibrationFailed, match=r"look like bare paper|look alike"):

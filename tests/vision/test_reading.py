@@ -35,6 +35,7 @@ def read(calibration: Calibration, image: np.ndarray) -> BoardReading | None:
     return BoardReader(calibration).read(image).reading
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", POSITIONS_6)
 @pytest.mark.parametrize("pose", POSES)
 def test_every_point_right_on_clean_views_6x6(
@@ -45,6 +46,7 @@ def test_every_point_right_on_clean_views_6x6(
     assert read(calibration6, image) == BoardReading.of(position)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", POSITIONS_7)
 @pytest.mark.parametrize("pose", POSES[:3])
 def test_every_point_right_on_clean_views_7x7(
@@ -63,6 +65,7 @@ def test_reads_through_coloured_uneven_light_and_a_shadow(calibration6: Calibrat
     assert read(calibration6, render(position, scene)) == BoardReading.of(position)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [6, 7])
 def test_a_hand_over_the_board_never_gives_a_board(config: VisionConfig, size: int,
                                                    request: pytest.FixtureRequest) -> None:
@@ -75,6 +78,7 @@ def test_a_hand_over_the_board_never_gives_a_board(config: VisionConfig, size: i
         assert frame.status in (ReadStatus.OCCLUDED, ReadStatus.NO_BOARD)
 
 
+@pytest.mark.slow
 def test_any_two_distinguishable_piece_colours(config: VisionConfig) -> None:
     blue, yellow = (170.0, 90.0, 30.0), (40.0, 200.0, 230.0)
     scene = Scene(piece_colours=(blue, yellow))
@@ -84,6 +88,7 @@ def test_any_two_distinguishable_piece_colours(config: VisionConfig) -> None:
     assert read(calibration, image) == BoardReading.of(position)
 
 
+@pytest.mark.slow
 def test_board_without_markers_is_read_from_its_corners(config: VisionConfig) -> None:
     from vision.render import point_pixels
 
@@ -120,6 +125,7 @@ def test_labels_and_confidences_are_reported_per_point(calibration6: Calibration
     assert frame.label_at(parse_point("f6")) is PointLabel.BLACK
 
 
+@pytest.mark.slow
 def test_the_colour_model_follows_a_slow_change(calibration6: Calibration) -> None:
     from vision.colour import LABELS, PointLabel
 

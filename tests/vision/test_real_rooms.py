@@ -33,6 +33,7 @@ def room(condition: str, seed: int) -> tuple[RoomScene, Calibration]:
     return scene, calibrate(VisionConfig(), image)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("condition", "seed"), [("window", 3), ("low-lamp", 3), ("wide-lens", 4)])
 def test_tall_pieces_in_a_room_are_read_or_refused_never_misread(condition: str,
                                                                  seed: int) -> None:
@@ -45,6 +46,7 @@ def test_tall_pieces_in_a_room_are_read_or_refused_never_misread(condition: str,
     assert sum(frame.reading == MIDDLE_GAME for frame in readings) >= 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("condition", "seed"), [("ceiling", 1), ("window", 2)])
 def test_a_hand_over_the_board_is_never_a_board(condition: str, seed: int) -> None:
     scene, calibration = room(condition, seed)
@@ -64,6 +66,7 @@ def nearest_point(scene: RoomScene, centre: tuple[float, float]) -> tuple[Point,
     return point, distances[point]
 
 
+@pytest.mark.slow
 def test_a_piece_off_its_point_is_never_read_as_gone() -> None:
     # Up to half a pitch off, a piece belongs to its nearest point; truly between two it
     # is doubtful. Read as an empty point, the referee would see a capture nobody made.

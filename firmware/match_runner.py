@@ -398,6 +398,27 @@ def _worker(
             engine.close()
 
 
+def check_engines(config: MatchConfig) -> None:
+    """Start each engine and ask its protocol version; EngineFailure naming every engine
+    that cannot. Without this, an engine that never starts loses every game by forfeit,
+    and a match of two such engines reports a winner."""
+    problems: list[str] = []
+    for side, command in zip((Side.A, Side.B), config.commands, strict=True):
+        try:
+            engine = EngineProcess(command, side.value)
+        except EngineFailure as failure:
+            problems.append(str(failure))
+            continue
+        try:
+            engine.ask("protocol_version", config.timeout)
+        except EngineFailure as failure:
+            problems.append(f"{failure} ({command!r})")
+        finally:
+            engine.close()
+    if problems:
+        raise EngineFailure("; ".join(problems))
+
+
 def run_match(
     config: MatchConfig,
     games: int,
@@ -409,6 +430,7 @@ def run_match(
     """Play ``games`` games, ``jobs`` at a time; results in game order."""
     if games < 1:
         raise ValueError(f"invalid number of games: {games!r} (expected 1 or more)")
+    check_engines(config)
     specs: queue.Queue[GameSpec] = queue.Queue()
     for spec in schedule(games, config.variant, seed):
         specs.put(spec)

@@ -24,7 +24,11 @@ from firmware.match_runner import (
 PYTHON = shlex.quote(sys.executable)
 RANDOM = f"{PYTHON} -m firmware.cli gtp --player random --seed 3"
 GREEDY = f"{PYTHON} -m firmware.cli gtp --player greedy --seed 4"
-CRASHES = f"{PYTHON} -c 'import sys; sys.exit(1)'"
+# Answers the first command (the check that it starts), then crashes.
+CRASHES = PYTHON + (
+    " -c \"import sys\nsys.stdin.readline()\nprint('= 2\\n', flush=True)\nsys.exit(1)\""
+)
+NEVER_STARTS = "/no/such/engine --gtp"
 # Answers every command with success and every genmove with a move that is never legal.
 NONSENSE = PYTHON + " -c \"import sys\nfor l in sys.stdin:\n print('= a1-a6\\n', flush=True)\""
 
@@ -94,3 +98,17 @@ def test_match_command_prints_the_score(capsys: pytest.CaptureFixture[str]) -> N
 def test_match_command_refuses_bad_numbers(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["match", GREEDY, RANDOM, "--games", "0"]) == 2
     assert "invalid --games: expected an integer from 1 to 1000000" in capsys.readouterr().err
+
+
+def test_a_match_whose_engines_cannot_start_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    exits = f"{PYTHON} -c 'import sys; sys.exit(1)'"
+    assert cli.main(["match", NEVER_STARTS, exits, "--games", "2", "--movetime", "0.05"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert "engine A ('/no/such/engine --gtp') does not start" in err
+    assert "engine B crashed (on 'protocol_version')" in err
+    assert cli.main(["match", RANDOM, NEVER_STARTS, "--games", "2", "--movetime", "0.05"]) == 2
+    out, err = capsys.readouterr()
+    assert "wins" not in out and "engine B" in err

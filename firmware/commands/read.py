@@ -13,6 +13,8 @@ from firmware.commands import make_folder_for
 if TYPE_CHECKING:
     import numpy as np
 
+    from vision.reader import FrameReading
+
 NAME = "read"
 HELP = "print the board part of the position string seen in each image (or 'occluded')"
 
@@ -71,13 +73,28 @@ def write_debug_image(target: Path, picture: np.ndarray) -> None:
         raise DebugImageNotWritten(f"cannot write debug image: {str(target)!r}")
 
 
+def why_unread(frame: FrameReading) -> str:
+    """Why a frame gave no board, in a few words for the person who took the picture."""
+    from controller.geometry import point_name
+    from vision.reader import ReadStatus
+
+    if frame.status is ReadStatus.NO_BOARD:
+        return "no board found"
+    if frame.status is ReadStatus.BOARD_MOVED:
+        return "the board is not where the calibration found it"
+    if frame.status is ReadStatus.DOUBTFUL and frame.doubtful:
+        points = ", ".join(point_name(point) for point in frame.doubtful)
+        return f"pieces between points at {points}"
+    return "points covered or unclear (a hand, glare or a shadow)"
+
+
 def run(args: argparse.Namespace) -> int:
     if args.debug is not None:
         check_debug_path(args.debug)
     # Imported here so that other subcommands start without loading OpenCV.
     from vision.calibrate import load_calibration
     from vision.debug import debug_image
-    from vision.reader import BoardReader, ReadStatus
+    from vision.reader import BoardReader
     from vision.sources import load_image
 
     calibration = load_calibration(args.calibration)
@@ -91,8 +108,13 @@ def run(args: argparse.Namespace) -> int:
             print(frame.reading.board_string(), flush=True)
         else:
             print("occluded", flush=True)
-            if frame.status is ReadStatus.NO_BOARD:
-                print(f"surakarta read: no board found in {str(path)!r}", file=sys.stderr)
+            reason = why_unread(frame)
+            camera = calibration.camera
+            height, width = image.shape[:2]
+            if (width, height) != (camera.width, camera.height):
+                reason += (f"; the image is {width}x{height} but the calibration was made on "
+                           f"{camera.width}x{camera.height} images (calibrate again?)")
+            print(f"surakarta read: {str(path)!r}: {reason}", file=sys.stderr)
             status = EXIT_OCCLUDED
         if args.debug is not None:
             picture = debug_image(image, frame, calibration.model, reader.config.confident)

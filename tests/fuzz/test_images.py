@@ -111,3 +111,24 @@ def test_a_camera_number_out_of_range_is_one_line(spec: str) -> None:
     assert "expected 0 to 255" in one_line(caught.value)
     with pytest.raises(CameraUnavailable):
         OpenCVCapture(-1)
+
+
+def test_read_says_why_it_saw_no_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware.cli import main
+
+    start = tmp_path / "start.png"
+    cv2.imwrite(str(start), render(start_position(), Scene()))
+    calibration = tmp_path / "cal.json"
+    assert main(["calibrate", str(start), "--out", str(calibration)]) == 0
+    grey = tmp_path / "grey.png"
+    cv2.imwrite(str(grey), np.full((600, 800, 3), 128, np.uint8))
+    capsys.readouterr()
+    assert main(["read", str(grey), "--calibration", str(calibration)]) == 3
+    out, err = capsys.readouterr()
+    assert out == "occluded\n" and err.count("\n") == 1
+    assert "grey.png': no board found; the image is 800x600 but the calibration was made on " \
+           "640x480 images" in err
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(_jpeg()[:5000])
+    assert main(["read", str(cut), "--calibration", str(calibration)]) == 2
+    assert "(the JPEG is cut short)" in capsys.readouterr().err

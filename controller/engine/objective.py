@@ -1,18 +1,19 @@
 """What the engine plays for: the scoring in force, and how it values game endings.
 
 Under the Computer Olympiad rule a repeated position ends the game on piece
-count. A search that only counts wins would take that ending whenever it is
-ahead (a piece going back and forth on the board while a wipe-out was in
-reach), take it at equal material against anyone, and walk into it when behind
-rather than see a wipe-out coming. What a player expects instead:
+count. A search that only counts results takes that ending whenever it is ahead
+and sees nothing better (a piece going back and forth on the board), takes it at
+equal material against anyone, and, behind, prefers a count loss now to a
+wipe-out it sees coming. What a player expects instead:
 
-- game scored win or loss: ahead, the engine's own repetition is not a win yet
-  but only its material (so it keeps making progress; a wipe-out it sees, or one
-  in the tablebase, is preferred, and the opponent's repetition is still the
-  opponent's loss); level, a draw costs the engine ``contempt`` (it plays on
-  against a weaker side unless every alternative is worse than that); behind,
-  its own repetition is a loss now, so it plays on while a move that loses
-  nothing exists, and prefers the longer resistance;
+- game scored win or loss: ahead, a wipe-out it sees (in the search, or in the
+  tablebase, which sees it through the whole ending) comes before a win by
+  repetition, which comes before everything else: the tables are what put the
+  wipe-out in reach where the search alone would shuffle (playing on instead of
+  taking the repetition's sure win was measured: it lost games); level, a draw
+  costs the engine ``contempt`` (it plays on unless every alternative is worse
+  than that); behind, its own repetition is a loss now, so it plays on while a
+  move that loses nothing exists, and prefers the longer resistance;
 - match scored by pieces left (or captured, which differs by a constant): every
   ending is worth its piece margin, wipe-outs included; the engine maximises it.
 """

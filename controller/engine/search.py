@@ -57,9 +57,6 @@ with more pieces than the opponent; each piece of difference adds ``PIECE``."""
 PIECE = 100
 DRAW = 0
 MAX_PLY = 128
-REPEAT_AHEAD_PENALTY = 25
-"""Under win/loss scoring, what the engine's own repetition while ahead costs below
-its bare material: enough that a move keeping the same material is preferred."""
 
 _CHECK_EVERY = 256  # nodes between two looks at the clock: a few milliseconds
 _QUIESCENCE_PLIES = 10  # captures in a row followed at the horizon
@@ -296,13 +293,12 @@ class Search:
         """A repeated position, made by the side not to move here."""
         if self.pieces_scoring or color == self.root_color:
             return self._count_ending(own, opp, color)  # the opponent repeated
-        # The engine repeated: judged by what it gives up, from its side, negated.
-        ahead = opp.bit_count() - own.bit_count()
-        if ahead > 0:
-            return -(PIECE * ahead - REPEAT_AHEAD_PENALTY)
-        if ahead == 0:
-            return self.objective.contempt
-        return MATE - ply  # behind: a loss now, worse than any resistance
+        if opp.bit_count() < own.bit_count():
+            # The engine repeated while behind: a loss now, worse than any resistance,
+            # so it plays on wherever a move that loses nothing exists.
+            return MATE - ply
+        # Ahead it is a win, below any wipe-out it sees; level, a draw less contempt.
+        return self._count_ending(own, opp, color)
 
     def _probe(self, own: int, opp: int, ply: int, quiet: int) -> int | None:
         """The tablebase score of a won or lost position, when the limit cannot interfere."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from controller.decisions import BoardSeen, Think
 from controller.engine.objective import PIECES_OBJECTIVE, Objective
-from controller.engine.search import COUNT_WIN, PIECE, think
+from controller.engine.search import COUNT_WIN, MATE_BOUND, PIECE, think
 from controller.engine.settings import tuned
 from controller.match import Match
 from controller.movegen import legal_moves, make_move
@@ -25,15 +25,19 @@ def test_the_referee_tells_the_engine_a_match_is_scored_by_pieces() -> None:
     assert _referee_think(match).scored_by_pieces
 
 
-def test_ahead_it_does_not_end_the_game_by_its_own_repetition() -> None:
-    # Six against five, far from the tables: any step could repeat a position of the
-    # game, which the count rule would score as a win; each time it plays on instead.
+def test_ahead_a_repetition_is_a_win_but_a_wipe_out_in_the_tables_comes_first() -> None:
+    # Six against five, far from the tables: a step that repeats a position of the
+    # game wins on count (the Olympiad rule), and nothing in reach is better.
     position = parse_position("bbbbb1/6/6/6/6/rrrrrr r")
-    for move in legal_moves(position)[:4]:
-        history = [make_move(position, move), position]
-        chosen = think(position, depth=3, history=history)
-        assert chosen.move != move
-        assert PIECE <= chosen.score < COUNT_WIN  # a lead to play for, not a win yet
+    move = legal_moves(position)[0]
+    history = [make_move(position, move), position]
+    assert think(position, depth=3, history=history).score >= COUNT_WIN
+    # Three against two, one capture from a four-piece table win: it plays on.
+    near_end = parse_position("b4r/3r2/6/6/2r3/5b r")
+    for move in legal_moves(near_end):
+        history = [make_move(near_end, move), near_end]
+        chosen = think(near_end, depth=2, history=history)
+        assert chosen.move != move and chosen.score > MATE_BOUND
 
 
 def test_level_it_declines_a_draw_by_repetition_worth_less_than_its_contempt() -> None:

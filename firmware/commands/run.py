@@ -95,10 +95,10 @@ def _board(args: argparse.Namespace) -> int:
         return status
     pin_factory = None
     if config.hardware is None:
-        from gpiozero.pins.mock import MockFactory, MockPWMPin
+        from hardware.mock import mock_factory
 
         logging.getLogger(__name__).info("no [hardware] section: lamps and buttons on mock pins")
-        pin_factory = MockFactory(pin_class=MockPWMPin)
+        pin_factory = mock_factory()
     app = BoardApp(config, pin_factory)
     install_signal_handlers(app)
     if args.exit_after is not None:

@@ -120,7 +120,8 @@ def describe_score(score: int) -> str:
     """A score in words: ``+1.25``, ``wins by wipe-out in 3``, ``wins by count (+2)``."""
     if abs(score) > MATE_BOUND:
         plies = MATE - abs(score)
-        return f"{'wins' if score > 0 else 'loses'} by wipe-out in {plies} plies"
+        unit = "ply" if plies == 1 else "plies"
+        return f"{'wins' if score > 0 else 'loses'} by wipe-out in {plies} {unit}"
     if abs(score) >= COUNT_WIN:
         pieces = (abs(score) - COUNT_WIN) // PIECE
         return f"{'wins' if score > 0 else 'loses'} on piece count by {pieces}"

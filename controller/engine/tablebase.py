@@ -84,7 +84,7 @@ class Probe:
         if self.result is Result.DRAW:
             return "no forced wipe-out (a draw with best play before the counting rules)"
         verb = "wins" if self.result is Result.WIN else "loses"
-        return f"{verb} in {self.plies} plies"
+        return f"{verb} in {self.plies} {'ply' if self.plies == 1 else 'plies'}"
 
 
 def encode(result: Result, plies: int) -> int:

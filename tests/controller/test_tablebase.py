@@ -71,7 +71,7 @@ def test_verifier_catches_a_wrong_entry(table: Tablebase) -> None:
     broken[(2, 1)] = bytes(data)
     damaged = Tablebase(Variant.STANDARD, 6, table.max_pieces, broken)
     wrong = verify(damaged, [position], horizon=5, variant=Variant.STANDARD)
-    assert len(wrong) == 1 and "wins in 1 plies" in str(wrong[0])
+    assert len(wrong) == 1 and "wins in 1 ply" in str(wrong[0])
 
 
 def test_generation_reproduces_the_shipped_small_classes(table: Tablebase) -> None:

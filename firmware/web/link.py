@@ -1,0 +1,299 @@
+"""Between the board's loop and the web server, which run on different threads.
+
+The board's loop owns the referee: nothing else may touch it. So the server never
+does; it queues an ``ActionRequest`` and waits for the loop to carry it out on its
+next pass (``BoardLink.pump``), and it serves the snapshots the loop built. The
+loop calls ``pump`` once per pass; that is the whole hook.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import shutil
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any, Protocol
+
+from controller.decisions import Button, Pressed
+from controller.errors import SurakartaError
+from controller.variants import Variant
+from firmware.board import BoardSession
+from firmware.web.evaluation import Evaluator
+from firmware.web.snapshot import MODE_NAMES, board_state
+from hardware.build import Hardware
+from hardware.effects import Chase
+
+log = logging.getLogger(__name__)
+
+QUEUE_LIMIT = 16
+"""Actions waiting for the loop; more are refused as busy (a page cannot flood the loop)."""
+ACTIONS_PER_PASS = 4
+"""Actions carried out in one pass of the loop, so a burst never delays a frame much."""
+HEALTH_SECONDS = 2.0
+"""How often the health figures are refreshed."""
+FRAME_WINDOW_SECONDS = 5.0
+"""The camera rate and the read rate are measured over this many seconds."""
+LAMP_TEST_SECONDS = 6.0
+"""How long the lamp test runs its chase through every lamp."""
+LAMP_TEST_LAYER = "lamp-test"
+LOW_DISK_BYTES = 20 * 1024 * 1024
+"""Free space under which the journal's disk counts as nearly full."""
+THERMAL_ZONE = Path("/sys/class/thermal/thermal_zone0/temp")
+"""The CPU temperature on a Raspberry Pi (millidegrees Celsius)."""
+
+
+class ActionName(Enum):
+    """What a page may ask the board to do."""
+
+    HINT = "hint"
+    UNDO = "undo"
+    NEW = "new"
+    MODE = "mode"
+    LEVEL = "level"
+    VARIANT = "variant"
+    EVAL = "eval"
+    LAMP_TEST = "lamp-test"
+
+
+BUTTONS = {ActionName.HINT: Button.HINT, ActionName.UNDO: Button.UNDO,
+           ActionName.NEW: Button.NEW, ActionName.MODE: Button.MODE}
+"""Actions that are the board's buttons: pressed through the referee like the real ones."""
+MODES = {name: color for color, name in MODE_NAMES.items()}
+
+
+class BadAction(SurakartaError, ValueError):
+    """An action a page may not ask for, or with a value that makes no sense."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRequest:
+    """One action from a page."""
+
+    name: ActionName
+    """What to do."""
+    value: str | None = None
+    """Its argument: the level, the variant or the mode (None for a plain press)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    """What came of an action."""
+
+    ok: bool
+    """Whether it was carried out."""
+    message: str
+    """What the board says about it."""
+
+
+def parse_action(name: str, value: object) -> ActionRequest:
+    """The request a page made; raises BadAction quoting what is wrong."""
+    try:
+        action = ActionName(name)
+    except ValueError:
+        raise BadAction(f"unknown action: {name[:40]!r}") from None
+    if value is not None and not isinstance(value, str | int):
+        raise BadAction(f"invalid value for {name}: expected text or a number")
+    text = None if value is None else str(value)[:40]
+    if action is ActionName.LEVEL:
+        if text is None or not text.isdigit() or not 1 <= int(text) <= 10:
+            raise BadAction(f"invalid level: {text!r} (expected 1 to 10)")
+    elif action is ActionName.VARIANT:
+        if text not in {v.value for v in Variant}:
+            raise BadAction(f"unknown variant: {text!r}")
+    elif action is ActionName.MODE:
+        if text is not None and text not in MODES:
+            raise BadAction(f"unknown mode: {text!r} (expected {', '.join(MODES)})")
+    elif text is not None:
+        raise BadAction(f"{name} takes no value, got {text!r}")
+    return ActionRequest(action, text)
+
+
+class Board(Protocol):
+    """What the link needs of a running board (``BoardApp`` and ``Simulation`` have it)."""
+
+    session: BoardSession
+    hardware: Hardware
+
+
+Listener = Callable[[str, str], None]
+"""Called on the board's thread with an event name (``state``, ``health``) and its JSON."""
+
+
+class BoardLink:
+    """Carries actions to the board's loop and the board's state to the server."""
+
+    def __init__(self, board: Board, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.board = board
+        self.clock = clock
+        self.started = clock()
+        self.evaluator = Evaluator()
+        self.listeners: list[Listener] = []
+        """Told of every new state and health (the server adds itself)."""
+        self.state_json: str | None = None
+        """The latest state as JSON, None until the loop's first pass."""
+        self.health_json: str | None = None
+        """The latest health figures as JSON."""
+        self.camera: tuple[Any, Any] | None = None
+        """The latest camera frame and its reading (the app's loop sets them)."""
+        self.pages = 0
+        """Pages open now (the server keeps it)."""
+        journal = board.session.outputs.journal
+        self.journal_path = None if journal is None else journal.path
+        self.records = None if journal is None else journal.records
+        self._requests: queue.Queue[tuple[ActionRequest, Future[ActionResult]]] = queue.Queue(
+            QUEUE_LIMIT)
+        self._frames: deque[tuple[float, bool]] = deque(maxlen=600)
+        self._health_at = -1e9
+        self._evaluation: dict[str, Any] | None = None
+        self._lamp_test_until: float | None = None
+
+    # -- the server's side (any thread) ----------------------------------------------
+
+    def submit(self, request: ActionRequest) -> Future[ActionResult]:
+        """Queue an action for the loop; raises BadAction when too many are waiting."""
+        future: Future[ActionResult] = Future()
+        try:
+            self._requests.put_nowait((request, future))
+        except queue.Full:
+            raise BadAction("the board is busy: try again") from None
+        return future
+
+    # -- the loop's side (the board's thread) ----------------------------------------
+
+    def pump(self, now: float, reading: Any = None, frame: Any = None) -> None:
+        """One pass of the board's loop: carry out queued actions, publish what changed.
+
+        ``reading`` is the camera frame's vision reading (a ``FrameReading``) when the
+        pass read one, ``frame`` the picture itself (kept for the set-up view).
+        """
+        if reading is not None:
+            self._frames.append((now, bool(reading.is_ok)))
+            if frame is not None:
+                self.camera = (frame, reading)
+        for _ in range(ACTIONS_PER_PASS):
+            try:
+                request, future = self._requests.get_nowait()
+            except queue.Empty:
+                break
+            if future.set_running_or_notify_cancel():
+                future.set_result(self._carry_out(request, now))
+        if self._lamp_test_until is not None and now >= self._lamp_test_until:
+            self._lamp_test_until = None
+            self.board.hardware.scene.clear(LAMP_TEST_LAYER)
+        self._publish_state()
+        if self.clock() - self._health_at >= HEALTH_SECONDS:
+            self._publish_health(now)
+
+    def _publish_state(self) -> None:
+        state = board_state(self.board.session, self.board.hardware.scene)
+        state["evaluation"] = self.evaluator.latest
+        text = json.dumps(state, separators=(",", ":"))
+        if text != self.state_json:
+            self.state_json = text
+            self._tell("state", text)
+
+    def _publish_health(self, now: float) -> None:
+        self._health_at = self.clock()
+        text = json.dumps(self.health(now), separators=(",", ":"))
+        if text != self.health_json:
+            self.health_json = text
+            self._tell("health", text)
+
+    def _tell(self, event: str, text: str) -> None:
+        for listener in self.listeners:
+            listener(event, text)
+
+    def _carry_out(self, request: ActionRequest, now: float) -> ActionResult:
+        session = self.board.session
+        referee = session.referee
+        name, value = request.name, request.value
+        log.info("page action: %s%s", name.value, "" if value is None else f" {value}")
+        if name is ActionName.MODE and value is not None:
+            session.apply(referee.set_mode(MODES[value]))
+        elif name in BUTTONS:
+            session.feed(Pressed(BUTTONS[name]), now)
+        elif name is ActionName.LEVEL:
+            assert value is not None
+            referee.level = int(value)
+            self._save(session)
+            return ActionResult(True, f"level {referee.level}")
+        elif name is ActionName.VARIANT:
+            return self._variant(session, Variant(value), now)
+        elif name is ActionName.EVAL:
+            return ActionResult(True, self.evaluator.start(referee.current))
+        elif name is ActionName.LAMP_TEST:
+            lamps = self.board.hardware.layout.names
+            self.board.hardware.scene.show(LAMP_TEST_LAYER, Chase(lamps, tail=3), priority=200)
+            self._lamp_test_until = now + LAMP_TEST_SECONDS
+            return ActionResult(True, f"lamp test: every lamp in turn for {LAMP_TEST_SECONDS:g} s")
+        return ActionResult(True, session.last_message)
+
+    def _variant(self, session: BoardSession, variant: Variant, now: float) -> ActionResult:
+        referee = session.referee
+        if variant.size != referee.position.size:
+            return ActionResult(False, f"this board has {referee.position.size} lines a side: "
+                                       f"{variant.value} needs {variant.size}")
+        game = referee.current
+        if game.moves and not game.is_over:
+            return ActionResult(False, "finish or end the game first (press new)")
+        if variant is referee.variant and not game.moves:
+            return ActionResult(True, f"already {variant.value}")
+        referee.variant = variant
+        # A new game of the new rules, exactly as the new-game button starts one.
+        session.feed(Pressed(Button.NEW), now)
+        return ActionResult(True, session.last_message)
+
+    @staticmethod
+    def _save(session: BoardSession) -> None:
+        journal = session.outputs.journal
+        if journal is None:
+            return
+        try:
+            journal.save(session.state())
+        except OSError as error:
+            log.error("could not save the game to the journal: %s", error)
+
+    # -- health ---------------------------------------------------------------------
+
+    def health(self, now: float) -> dict[str, Any]:
+        """Camera and vision rates, journal, engine, uptime, CPU temperature, pages."""
+        recent = [ok for t, ok in self._frames if now - t <= FRAME_WINDOW_SECONDS]
+        span = min(FRAME_WINDOW_SECONDS, max(1e-9, now - self._frames[0][0])) if recent else 0
+        return {
+            "uptime": round(self.clock() - self.started),
+            "camera_fps": round(len(recent) / span, 1) if recent else None,
+            "read_rate": round(sum(recent) / len(recent), 2) if recent else None,
+            "journal": self._journal_health(),
+            "engine": "evaluating" if self.evaluator.is_thinking else "ready",
+            "cpu_temperature": _cpu_temperature(),
+            "pages": self.pages,
+        }
+
+    def _journal_health(self) -> dict[str, Any] | None:
+        if self.journal_path is None:
+            return None
+        folder = self.journal_path.parent
+        try:
+            free = shutil.disk_usage(folder).free
+        except OSError:
+            return {"path": str(self.journal_path), "ok": False, "problem": "folder missing"}
+        writable = os.access(folder, os.W_OK)
+        problem = ("cannot write the folder" if not writable else
+                   "disk nearly full" if free < LOW_DISK_BYTES else None)
+        return {"path": str(self.journal_path), "ok": problem is None, "problem": problem,
+                "free_mb": free // (1024 * 1024)}
+
+
+def _cpu_temperature() -> float | None:
+    try:
+        return round(int(THERMAL_ZONE.read_text()) / 1000, 1)
+    except (OSError, ValueError):
+        return None

@@ -1,0 +1,312 @@
+"""The companion page's server without a browser: the API, the actions, the security rules."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import random
+import socket
+import stat
+import time
+from pathlib import Path
+
+import pytest
+
+from controller.game import Game
+from controller.variants import Variant
+from firmware.journal import SessionState
+from firmware.web.server import MAX_CONNECTIONS, MAX_PAGES
+from firmware.web.token import BadTokenFile, load_token, token_path
+from tests.firmware.web_helpers import TOKEN, WAIT_SECONDS, ServedBoard, served_board
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> ServedBoard:
+    with served_board(tmp_path) as served:
+        yield served  # type: ignore[misc]
+
+
+def game_of(board: ServedBoard) -> tuple[str, list[str]]:
+    state = board.state()
+    return state["position"] + " " + state["turn"], state["moves"]
+
+
+# -- what the page sees ---------------------------------------------------------------
+
+
+def test_state_shows_the_position_lamps_moves_and_status(board: ServedBoard) -> None:
+    state = board.state()
+    referee = board.simulation.referee
+    assert state["position"] == referee.position.board_string()
+    assert state["turn"] == "red"
+    assert len(state["pieces"]) == 24 and state["pieces"]["a1"] == "red"
+    assert state["pieces"]["f6"] == "black" and "c3" not in state["pieces"]
+    assert state["moves"] == [] and state["lamps"] == []
+    assert state["status"] == {"ready": True, "over": False, "result": None,
+                               "message": "board ready"}
+    assert state["variants"] == ["standard", "gonu", "borobudur"]
+    assert state["health"]["camera_fps"] is None  # the simulation reports no frames here
+
+
+def test_a_move_on_the_board_reaches_the_state_with_its_path(board: ServedBoard) -> None:
+    with board.lock:
+        board.simulation.move(9, 18)  # b2-c3, through the camera and the referee
+    state = board.wait_for(lambda s: s["moves"] == ["b2-c3"], "the move b2-c3")
+    assert state["turn"] == "black"
+    assert state["last_move"]["name"] == "b2-c3"
+    assert state["last_move"]["path"].startswith("M ")
+    assert state["pieces"]["c3"] == "red" and "b2" not in state["pieces"]
+
+
+def test_the_page_and_its_files_are_served(board: ServedBoard) -> None:
+    status, page = board.request("GET", "/")
+    assert status == 200 and b"/static/app.js" in page
+    for name in ("app.js", "app.css"):
+        assert board.request("GET", f"/static/{name}")[0] == 200
+    status, svg = board.request("GET", "/board.svg")
+    assert status == 200 and svg.count(b'class="piece"') == 36
+    assert svg.count(b'class="lamp point"') == 36 and b'id="lamp-outer-ne-4"' in svg
+    assert board.request("GET", "/static/../token")[0] == 404
+    assert board.request("GET", "/nothing")[0] == 404
+
+
+def test_events_stream_sends_the_state_and_every_change(board: ServedBoard) -> None:
+    events = socket.create_connection(("127.0.0.1", board.port), timeout=WAIT_SECONDS)
+    try:
+        events.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        received = b""
+        end = time.monotonic() + WAIT_SECONDS
+        while b"event: state" not in received and time.monotonic() < end:
+            received += events.recv(65536)
+        assert b"text/event-stream" in received and b"event: state" in received
+        with board.lock:
+            board.simulation.move(9, 18)
+        while b'"b2-c3"' not in received and time.monotonic() < end:
+            received += events.recv(65536)
+        assert b'"moves":["b2-c3"]' in received
+    finally:
+        events.close()
+
+
+# -- actions ----------------------------------------------------------------------------
+
+
+def test_hint_lights_the_path_through_the_referee(board: ServedBoard) -> None:
+    status, answer = board.act("hint")
+    assert status == 200 and answer["ok"]
+    state = board.wait_for(lambda s: s["lit_move"] is not None, "a hint")
+    assert state["lit_move"]["kind"] == "hint"
+    hint = board.simulation.referee.hint
+    assert hint is not None and state["lit_move"]["name"] == hint.name
+    layers = {layer["layer"]: layer for layer in state["lamps"]}
+    assert layers["hint"]["meaning"] == "the engine's hint"
+    assert set(layers["hint"]["lamps"]) >= {"a1", "b2", "c3"} & set(layers["hint"]["lamps"])
+    assert layers["hint"]["lamps"]
+
+
+def test_mode_level_undo_and_new_are_journaled(board: ServedBoard, tmp_path: Path) -> None:
+    journal = tmp_path / "journal.json"
+    assert board.act("level", 3)[0] == 200
+    assert json.loads(journal.read_text())["level"] == 3
+    assert board.act("mode", "computer-black")[0] == 200
+    assert json.loads(journal.read_text())["computer"] == "black"
+    assert board.state()["mode"] == "computer-black"
+    assert board.act("mode", "two-player")[0] == 200
+    with board.lock:
+        board.simulation.move(9, 18)
+    board.wait_for(lambda s: s["moves"] == ["b2-c3"], "the move")
+    assert json.loads(journal.read_text())["moves"] == ["b2-c3"]
+    assert board.act("undo")[0] == 200
+    state = board.wait_for(lambda s: s["moves"] == [], "the move taken back")
+    assert json.loads(journal.read_text())["moves"] == []
+    assert not state["status"]["ready"]  # the board must be put back first
+    lit = {lamp for layer in state["lamps"] if layer["layer"] == "fix" for lamp in layer["lamps"]}
+    assert lit == {"b2", "c3"}
+
+
+def test_variant_changes_only_between_games_and_only_to_this_board_size(
+        board: ServedBoard) -> None:
+    status, answer = board.act("variant", "sepur")
+    assert status == 409 and "7" in answer["message"]
+    assert board.act("variant", "gonu")[0] == 200
+    assert board.state()["variant"] == "gonu"
+    with board.lock:
+        board.simulation.move(9, 17)  # b2-b3, orthogonal, legal in gonu
+    board.wait_for(lambda s: s["moves"] == ["b2-b3"], "the move")
+    status, answer = board.act("variant", "standard")
+    assert status == 409 and board.state()["variant"] == "gonu"
+
+
+def test_bad_action_values_are_refused_with_a_clear_error(board: ServedBoard) -> None:
+    before = game_of(board)
+    for name, value in (("level", 11), ("level", "x"), ("mode", "chess"), ("variant", "go"),
+                        ("hint", "now"), ("castle", None)):
+        status, answer = board.act(name, value)
+        assert status in (400, 404), (name, value, status)
+        if status == 400:
+            assert answer["ok"] is False and answer["error"]
+    assert game_of(board) == before and board.simulation.referee.level == 5
+
+
+# -- security ---------------------------------------------------------------------------
+
+
+def test_every_action_without_the_token_is_refused(board: ServedBoard) -> None:
+    before = game_of(board)
+    for name in ("hint", "undo", "new", "mode", "eval", "lamp-test"):
+        for token in (None, "", "wrong", TOKEN[:-1], TOKEN + "x", TOKEN.upper()):
+            status, answer = board.act(name, token=token)
+            assert status == 401, (name, token)
+            assert "token" in answer["error"]
+    # Nor in the address: only the header counts (addresses end up in logs).
+    status, _ = board.request("POST", f"/api/action/hint?token={TOKEN}", "")
+    assert status == 401
+    assert board.act("level", 2, token="wrong")[0] == 401
+    time.sleep(0.1)
+    assert game_of(board) == before
+    assert board.simulation.referee.hint is None and board.simulation.referee.level == 5
+
+
+def test_requests_from_another_site_are_refused(board: ServedBoard) -> None:
+    status, answer = board.act("hint", headers={"Origin": "http://evil.example"})
+    assert status == 403 and "own page" in answer["error"]
+    status, _ = board.act("hint", headers={"Origin": "null"})
+    assert status == 403
+    assert board.simulation.referee.hint is None
+    status, _ = board.act("hint", headers={"Origin": f"http://127.0.0.1:{board.port}"})
+    assert status == 200
+
+
+def test_pairing_checks_the_token(board: ServedBoard) -> None:
+    assert board.request("POST", "/api/pair", "", {"X-Board-Token": TOKEN})[0] == 200
+    assert board.request("POST", "/api/pair", "", {"X-Board-Token": "nope"})[0] == 401
+
+
+def test_oversized_requests_are_refused_and_the_server_goes_on(board: ServedBoard) -> None:
+    def status_of(*request: object) -> int:
+        try:
+            return board.request(*request)[0]  # type: ignore[arg-type]
+        except OSError:
+            return 0  # the server answered and closed while the rest was still being sent
+
+    big_body = status_of("POST", "/api/action/hint", b"x" * 100_000, {"X-Board-Token": TOKEN})
+    assert big_body in (400, 413, 0)
+    big_head = status_of("GET", "/api/state", None,
+                         {f"X-Filler-{n}": "y" * 200 for n in range(100)})
+    assert big_head in (400, 431, 0)
+    assert board.state()["moves"] == [] and board.simulation.referee.hint is None
+
+
+def test_connections_and_pages_are_bounded(board: ServedBoard) -> None:
+    sockets = []
+    try:
+        for _ in range(MAX_CONNECTIONS + 8):
+            sockets.append(socket.create_connection(("127.0.0.1", board.port), timeout=2))
+        time.sleep(0.3)
+        closed = 0
+        for s in sockets:
+            s.settimeout(0.05)
+            try:
+                if s.recv(1) == b"":
+                    closed += 1
+            except TimeoutError:
+                pass
+        assert closed >= 8
+    finally:
+        for s in sockets:
+            s.close()
+    time.sleep(0.3)
+    pages = []
+    try:
+        for _ in range(MAX_PAGES):
+            page = socket.create_connection(("127.0.0.1", board.port), timeout=WAIT_SECONDS)
+            page.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert b"200 OK" in page.recv(4096)
+            pages.append(page)
+        status, body = board.request("GET", "/api/events")
+        assert status == 503 and b"too many pages" in body
+        assert board.link.pages == MAX_PAGES
+    finally:
+        for page in pages:
+            page.close()
+    assert board.state()["status"]["ready"]
+
+
+def test_fuzzed_requests_never_crash_the_server_or_change_the_game(board: ServedBoard) -> None:
+    rng = random.Random(17)
+    before = game_of(board)
+    paths = ["/", "/api/state", "/api/action/hint", "/api/action/", "/api/action/level",
+             "/api/games/..%2Fjournal.json", "/api/games/game-1.txt/replay", "/board.svg",
+             "/api/events?x=" + "%" * 50, "/%00", "/api/action/" + "a" * 300, "/static/app.js"]
+    methods = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"]
+    bodies = [b"", b"{", b"[]", b'{"value": {"a": 1}}', b'{"value": 99999999999999999999}',
+              b'{"other": 1}', b"\xff\xfe\x00", b"[" * 5000, json.dumps({"value": "x" * 3000})]
+    for _ in range(150):
+        method, path = rng.choice(methods), rng.choice(paths)
+        headers = {"Content-Type": rng.choice(["application/json", "text/plain", "%%%"])}
+        if rng.random() < 0.5:
+            headers["X-Board-Token"] = rng.choice(["", "x", TOKEN[:5], "é" * 10])
+        body = rng.choice(bodies) if method not in ("GET", "HEAD") else None
+        try:
+            status, _ = board.request(method, path, body, headers, read=False)
+        except (ConnectionError, OSError):
+            continue
+        assert status < 500, (method, path, body, status)
+    # Raw garbage on the socket too.
+    for junk in (b"\x00" * 100 + b"\r\n\r\n", b"GET / HTTP/9.9\r\n\r\n", b"GET\r\n\r\n",
+                 b"POST /api/action/hint HTTP/1.1\r\nContent-Length: -5\r\n\r\n"):
+        with socket.create_connection(("127.0.0.1", board.port), timeout=2) as raw:
+            raw.sendall(junk)
+            with contextlib.suppress(OSError):
+                raw.recv(4096)
+    assert game_of(board) == before
+    assert board.simulation.referee.level == 5 and board.simulation.referee.hint is None
+    assert board.request("GET", "/api/state")[0] == 200
+
+
+def test_the_token_never_reaches_the_logs(board: ServedBoard,
+                                          caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.DEBUG):
+        board.act("level", 4)
+        board.act("hint", token="wrong-token-guess")
+        board.request("POST", "/api/pair", "", {"X-Board-Token": TOKEN})
+    assert "page action: level 4" in caplog.text
+    assert TOKEN not in caplog.text and "wrong-token-guess" not in caplog.text
+
+
+def test_token_file_is_made_private_and_kept(tmp_path: Path) -> None:
+    path = token_path(tmp_path / "state" / "journal.json")
+    token = load_token(path)
+    assert path.parent == tmp_path / "state" and len(token) >= 24
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert load_token(path) == token
+    os.chmod(path, 0o644)
+    with pytest.raises(BadTokenFile, match="chmod 600"):
+        load_token(path)
+
+
+# -- finished games -----------------------------------------------------------------
+
+
+def test_finished_games_are_listed_downloaded_and_replayed(board: ServedBoard) -> None:
+    game = Game(Variant.STANDARD)
+    for move in ("b2-c3", "e5-d4", "c3-b2"):
+        game.play(move)
+    game.end_by_agreement()
+    journal = board.simulation.journal
+    assert journal is not None
+    path = journal.archive(SessionState(game, None, 5))
+    status, body = board.request("GET", "/api/games")
+    games = json.loads(body)
+    assert status == 200 and [g["name"] for g in games] == [path.name]
+    assert games[0]["moves"] == 3
+    status, record = board.request("GET", f"/api/games/{path.name}")
+    assert status == 200 and record == path.read_bytes()
+    status, body = board.request("GET", f"/api/games/{path.name}/replay")
+    plies = json.loads(body)["plies"]
+    assert [p["move"] for p in plies] == [None, "b2-c3", "e5-d4", "c3-b2"]
+    assert plies[1]["pieces"]["c3"] == "red" and "b2" not in plies[1]["pieces"]
+    for name in ("journal.json", "..%2Fjournal.json", "game-x.txt", path.name + ".bak"):
+        assert board.request("GET", f"/api/games/{name}")[0] == 404, name

@@ -1,0 +1,108 @@
+"""A simulated board serving its companion page on a loopback port, for the web tests."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from firmware.journal import Journal
+from firmware.simulation import Simulation, SimulationOptions
+from firmware.web.link import BoardLink
+from firmware.web.server import WebServer
+from firmware.web.token import TOKEN_HEADER
+
+TOKEN = "test-token-0123456789abcdef"
+LOOP_SECONDS = 0.02
+"""Real time between passes of the test board's loop."""
+WAIT_SECONDS = 5.0
+"""Longest a test waits for the board to show something."""
+
+
+@dataclass
+class ServedBoard:
+    """A simulation, its link and its server, with the board's loop on a thread."""
+
+    simulation: Simulation
+    link: BoardLink
+    server: WebServer
+    lock: threading.Lock
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    def request(self, method: str, path: str, body: bytes | str | None = None,
+                headers: dict[str, str] | None = None, *,
+                read: bool = True) -> tuple[int, bytes]:
+        """One request on a fresh connection; the status and the body (not read when
+        ``read`` is False: an event stream never ends)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=WAIT_SECONDS)
+        try:
+            connection.request(method, path, body=body, headers=headers or {})
+            response = connection.getresponse()
+            return response.status, response.read() if read else b""
+        finally:
+            connection.close()
+
+    def state(self) -> dict[str, Any]:
+        status, body = self.request("GET", "/api/state")
+        assert status == 200, body
+        return json.loads(body)  # type: ignore[no-any-return]
+
+    def act(self, name: str, value: object = None, token: str | None = TOKEN,
+            headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+        sent = {**({TOKEN_HEADER: token} if token is not None else {}), **(headers or {})}
+        body = "" if value is None else json.dumps({"value": value})
+        status, text = self.request("POST", f"/api/action/{name}", body, sent)
+        return status, json.loads(text)
+
+    def wait_for(self, check: Any, what: str) -> dict[str, Any]:
+        """The first state for which ``check(state)`` holds; fails after WAIT_SECONDS."""
+        end = time.monotonic() + WAIT_SECONDS
+        state: dict[str, Any] = {}
+        while time.monotonic() < end:
+            status, body = self.request("GET", "/api/state")
+            if status == 200:
+                state = json.loads(body)
+                if check(state):
+                    return state
+            time.sleep(0.02)
+        raise AssertionError(f"the page's state never showed {what}: {state}")
+
+
+@contextmanager
+def served_board(tmp_path: Path) -> Iterator[ServedBoard]:
+    """A simulated board with a journal in ``tmp_path``, serving its page on 127.0.0.1."""
+    journal = Journal(tmp_path / "journal.json")
+    simulation = Simulation(lambda event: None, SimulationOptions(hands=False), journal=journal)
+    link = BoardLink(simulation)
+    server = WebServer(link, TOKEN, "127.0.0.1", 0)
+    stop = threading.Event()
+    lock = threading.Lock()
+
+    def loop() -> None:
+        while not stop.is_set():
+            with lock:
+                simulation.tick()
+                link.pump(simulation.t)
+            stop.wait(LOOP_SECONDS)
+
+    thread = threading.Thread(target=loop, name="test-board", daemon=True)
+    server.start()
+    thread.start()
+    board = ServedBoard(simulation, link, server, lock)
+    try:
+        board.wait_for(lambda s: s["status"]["ready"], "the board ready")
+        yield board
+    finally:
+        stop.set()
+        thread.join(WAIT_SECONDS)
+        server.stop()
+        simulation.close()

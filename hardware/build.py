@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import Any
+from collections.abc import Callable
 
 from hardware.buttons import ButtonPanel, PressHandler
 from hardware.buzzer import SoundPlayer
@@ -16,12 +16,13 @@ from hardware.drivers import (
     ShiftRegisterChain,
     SpiShiftRegisterChain,
 )
+from hardware.gpio import PinFactory
 from hardware.lamps import LampLayout
 from hardware.scene import Clock, LampRefresher, LedScene
 from hardware.ws2812 import Ws2812Strip
 
 
-def build_driver(config: HardwareConfig, pin_factory: Any = None) -> LampDriver:
+def build_driver(config: HardwareConfig, pin_factory: PinFactory | None = None) -> LampDriver:
     """The lamp driver a configuration describes."""
     kind = config.driver
     if kind is DriverKind.SHIFT_REGISTER:
@@ -109,11 +110,11 @@ class Hardware:
 
 def build_hardware(
     config: HardwareConfig,
-    pin_factory: Any = None,
+    pin_factory: PinFactory | None = None,
     *,
     on_press: PressHandler | None = None,
     clock: Clock = time.monotonic,
-    sleep: Any = time.sleep,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> Hardware:
     """Open every device of a build (not yet refreshing: call ``start``).
 

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import queue
 from collections.abc import Callable, Mapping
-from typing import Any
-
-from gpiozero import Button as GpioButton
 
 from controller.decisions import Button
+from hardware.gpio import PinFactory, Switch, switch
 
 DEFAULT_BOUNCE_TIME = 0.05
 """Seconds during which further edges after a press are ignored (switch bounce)."""
@@ -36,17 +34,15 @@ class ButtonPanel:
         on_press: PressHandler | None = None,
         *,
         bounce_time: float | None = DEFAULT_BOUNCE_TIME,
-        pin_factory: Any = None,
+        pin_factory: PinFactory | None = None,
     ) -> None:
         self._on_press = on_press
         self.presses: queue.Queue[ButtonName] = queue.Queue()
         """Presses not delivered to a handler, oldest first."""
-        self._buttons: dict[ButtonName, GpioButton] = {}
+        self._buttons: dict[ButtonName, Switch] = {}
         try:
             for name, pin in pins.items():
-                button = GpioButton(
-                    pin, pull_up=True, bounce_time=bounce_time, pin_factory=pin_factory
-                )
+                button = switch(pin, bounce_time=bounce_time, pin_factory=pin_factory)
                 button.when_pressed = self._handler_for(name)
                 self._buttons[name] = button
         except BaseException:
@@ -72,7 +68,7 @@ class ButtonPanel:
         """The buttons present, in configuration order."""
         return tuple(self._buttons)
 
-    def button(self, name: ButtonName) -> GpioButton:
+    def button(self, name: ButtonName) -> Switch:
         """The gpiozero device of one button (the self-test reads its pin)."""
         return self._buttons[name]
 

@@ -13,10 +13,8 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
-from typing import Any
 
-from gpiozero import Buzzer, TonalBuzzer
-from gpiozero.tones import Tone
+from hardware.gpio import PinFactory, Sounder, buzzer
 
 Note = tuple[str | None, float]
 """A note name such as ``"C6"`` (``None`` for a rest) and its length in seconds."""
@@ -72,32 +70,23 @@ class SoundPlayer:
         *,
         tonal: bool = True,
         patterns: Mapping[Sound, Sequence[Note]] = SOUND_PATTERNS,
-        pin_factory: Any = None,
+        pin_factory: PinFactory | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.patterns = dict(patterns)
         self._sleep = sleep
-        self._device: TonalBuzzer | Buzzer = (
-            TonalBuzzer(pin, mid_tone=Tone(MID_TONE), octaves=1, pin_factory=pin_factory)
-            if tonal
-            else Buzzer(pin, pin_factory=pin_factory)
-        )
+        self._device = buzzer(pin, tonal=tonal, mid_tone=MID_TONE, pin_factory=pin_factory)
         self._playing = threading.Lock()
         self._queue: queue.Queue[Sound | None] = queue.Queue()
         self._worker: threading.Thread | None = None
 
     @property
-    def device(self) -> TonalBuzzer | Buzzer:
-        """The gpiozero device."""
+    def device(self) -> Sounder:
+        """The buzzer device."""
         return self._device
 
     def _sound(self, tone: str | None) -> None:
-        if isinstance(self._device, TonalBuzzer):
-            self._device.play(None if tone is None else Tone(tone))
-        elif tone is None:
-            self._device.off()
-        else:
-            self._device.on()
+        self._device.sound(tone)
 
     def play_now(self, sound: Sound) -> None:
         """Play ``sound`` on this thread, returning when it has finished."""

@@ -2,18 +2,17 @@
 
 Every driver takes a frame (brightness per lamp name) and makes the lamps show
 it. ``pin_factory=None`` means gpiozero's default factory (the real pins on a
-Pi); tests pass ``gpiozero.pins.mock.MockFactory``.
+Pi); tests pass ``gpiozero.pins.mock.MockFactory``. The devices come from
+``hardware.gpio``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
-
-from gpiozero import LED, PWMLED, DigitalOutputDevice, SPIDevice
-from gpiozero.exc import SPIFixedRate
+from typing import Protocol
 
 from hardware.chain import Chain, Frame
+from hardware.gpio import Output, PinFactory, SpiLink, digital_output, lamp_output, open_spi
 
 SHIFT_REGISTER_SPI_HZ = 2_000_000
 """SPI clock for a 74HC595 chain: well inside the chip's 20+ MHz at 3.3 V, and
@@ -68,7 +67,9 @@ class NullLamps:
 class _ShiftRegisterBase:
     """Shared part of both 74HC595 drivers: the chain, change detection, output enable."""
 
-    def __init__(self, chain: Chain, enable_pin: int | None, pin_factory: Any) -> None:
+    def __init__(
+        self, chain: Chain, enable_pin: int | None, pin_factory: PinFactory | None
+    ) -> None:
         self.chain = chain
         self._last_word: int | None = None
         self._ready = False
@@ -77,7 +78,7 @@ class _ShiftRegisterBase:
         self._enable = (
             None
             if enable_pin is None
-            else DigitalOutputDevice(
+            else digital_output(
                 enable_pin, active_high=False, initial_value=False, pin_factory=pin_factory
             )
         )
@@ -127,13 +128,13 @@ class ShiftRegisterChain(_ShiftRegisterBase):
         latch_pin: int,
         *,
         enable_pin: int | None = None,
-        pin_factory: Any = None,
+        pin_factory: PinFactory | None = None,
     ) -> None:
         super().__init__(chain, enable_pin, pin_factory)
-        self._devices: list[DigitalOutputDevice] = []
+        self._devices: list[Output] = []
         try:
             for pin in (data_pin, clock_pin, latch_pin):
-                self._devices.append(DigitalOutputDevice(pin, pin_factory=pin_factory))
+                self._devices.append(digital_output(pin, pin_factory=pin_factory))
         except BaseException:
             self.close()
             raise
@@ -159,21 +160,6 @@ class ShiftRegisterChain(_ShiftRegisterBase):
         self._close_devices()
 
 
-class _SpiLink(SPIDevice):  # type: ignore[misc]
-    """gpiozero's SPI device with a plain byte writer (gpiozero has no generic one)."""
-
-    def send(self, data: bytes) -> None:
-        self._spi.transfer(list(data))
-
-    def try_set_rate(self, hertz: int) -> bool:
-        """Set the SPI clock; False where the interface has none (software SPI)."""
-        try:
-            self._spi.rate = hertz
-        except SPIFixedRate:
-            return False
-        return True
-
-
 class SpiShiftRegisterChain(_ShiftRegisterBase):
     """A 74HC595 chain on SPI0: MOSI to SER, SCLK to SRCLK, a chip select to RCLK.
 
@@ -187,12 +173,12 @@ class SpiShiftRegisterChain(_ShiftRegisterBase):
         port: int = 0,
         device: int = 0,
         enable_pin: int | None = None,
-        pin_factory: Any = None,
+        pin_factory: PinFactory | None = None,
     ) -> None:
         super().__init__(chain, enable_pin, pin_factory)
-        self._link: _SpiLink | None = None
+        self._link: SpiLink | None = None
         try:
-            self._link = _SpiLink(port=port, device=device, pin_factory=pin_factory)
+            self._link = open_spi(port=port, device=device, pin_factory=pin_factory)
         except BaseException:
             self.close()
             raise
@@ -219,14 +205,17 @@ class GpioLamps:
     """
 
     def __init__(
-        self, pins: Mapping[str, int], *, dimmable: bool = False, pin_factory: Any = None
+        self,
+        pins: Mapping[str, int],
+        *,
+        dimmable: bool = False,
+        pin_factory: PinFactory | None = None,
     ) -> None:
         self._dimmable = dimmable
-        self._leds: dict[str, LED | PWMLED] = {}
+        self._leds: dict[str, Output] = {}
         try:
             for name, pin in pins.items():
-                led_class = PWMLED if dimmable else LED
-                self._leds[name] = led_class(pin, pin_factory=pin_factory)
+                self._leds[name] = lamp_output(pin, dimmable=dimmable, pin_factory=pin_factory)
         except BaseException:
             self.close()
             raise

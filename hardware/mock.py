@@ -29,6 +29,9 @@ class RecentMockPWMPin(MockPWMPin):  # type: ignore[misc]
     an hour is about a hundred megabytes. Tests still read the recent history.
     """
 
+    states: list[Any]
+    """The pin's changes, oldest first (gpiozero's ``PinState`` records)."""
+
     def clear_states(self) -> None:
         super().clear_states()
         self.states = _RecentStates(self.states)

@@ -9,13 +9,10 @@ A low line for more than 280 microseconds ends the frame.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-from gpiozero.pins.mock import MockFactory
 
 from hardware.chain import Chain, Frame
-from hardware.drivers import _SpiLink
 from hardware.errors import HardwareError
+from hardware.gpio import PinFactory, SpiLink, open_spi
 
 WS2812_SPI_HZ = 2_400_000
 """SPI clock giving three SPI bits per WS2812 bit."""
@@ -68,20 +65,21 @@ class Ws2812Strip:
         max_brightness: float = 0.25,
         port: int = 0,
         device: int = 0,
-        pin_factory: Any = None,
+        pin_factory: PinFactory | None = None,
     ) -> None:
         self.chain = chain
         self._colour = colour
         self._max_brightness = max_brightness
-        self._link: _SpiLink | None = _SpiLink(port=port, device=device, pin_factory=pin_factory)
-        if not self._link.try_set_rate(WS2812_SPI_HZ) and not isinstance(
-            self._link.pin_factory, MockFactory
-        ):
+        self._link: SpiLink | None = open_spi(port=port, device=device, pin_factory=pin_factory)
+        # The LEDs read their bits from the timing of the SPI clock: bit-banged SPI, where
+        # gpiozero fell back to it, is too slow and too uneven for them.
+        if not self._link.is_hardware:
             self._link.close()
             self._link = None
             raise HardwareError(
                 "ws2812 needs hardware SPI: enable SPI (dtparam=spi=on) and install spidev or lgpio"
             )
+        self._link.try_set_rate(WS2812_SPI_HZ)
         self.write({})
 
     @property

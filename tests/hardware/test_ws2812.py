@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import warnings
+from typing import Any
+
 import pytest
+from gpiozero import Device
+from gpiozero.exc import SPISoftwareFallback
 from gpiozero.pins.mock import MockFactory, MockSPIDevice
 
 from hardware.chain import Chain
+from hardware.errors import HardwareError
 from hardware.lamps import LampLayout
 from hardware.ws2812 import RESET_BYTES, Ws2812Strip, encode_ws2812, scaled
 
@@ -49,3 +55,28 @@ def test_strip_sends_the_encoded_frame_over_spi(mock_factory: MockFactory) -> No
     assert received == expected + bytes(RESET_BYTES)
     strip.close()
     listener.close()
+
+
+class _NoHardwareSpi(MockFactory):  # type: ignore[misc]
+    """Mock pins where hardware SPI cannot open: gpiozero falls back to bit-banging."""
+
+    def spi(self, **spi_args: int) -> Any:
+        warnings.warn(SPISoftwareFallback("failed to initialize hardware SPI"), stacklevel=2)
+        return super().spi(**spi_args)
+
+
+def test_a_strip_on_bit_banged_spi_is_refused_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    factory = _NoHardwareSpi()
+    # gpiozero's software SPI opens its bus on the default factory.
+    monkeypatch.setattr(Device, "pin_factory", factory)
+    layout = LampLayout(6, inner_loop_lamps=0, outer_loop_lamps=0)
+    try:
+        with pytest.raises(HardwareError, match="ws2812 needs hardware SPI"):
+            Ws2812Strip(Chain.of(layout), pin_factory=factory)
+        # The pins were given back: the same SPI opens again.
+        with pytest.warns(SPISoftwareFallback):
+            factory.spi(port=0, device=0).close()
+    finally:
+        factory.reset()

@@ -29,7 +29,7 @@ import logging
 import threading
 from concurrent.futures import Future
 from importlib import resources
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 import tornado.httpserver
@@ -148,7 +148,7 @@ class Base(tornado.web.RequestHandler):
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"ok": False, "error": reason}))
 
-    def fail(self, status: int, reason: str) -> None:
+    def fail(self, status: int, reason: str) -> NoReturn:
         """End the request with ``status`` and a one-line reason (as JSON)."""
         raise tornado.web.HTTPError(status, reason=reason.replace("\n", " ")[:200])
 

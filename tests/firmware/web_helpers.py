@@ -12,11 +12,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from controller.decisions import BoardSeen
+from controller.engine.service import ImmediateEngine
+from controller.movegen import make_move
+from controller.reading import BoardReading
+from controller.referee import Referee
+from controller.variants import Variant
+from firmware.board import BoardSession, Outputs
 from firmware.journal import Journal
-from firmware.simulation import Simulation, SimulationOptions
+from firmware.simulation import Simulation, SimulationOptions, simulated_hardware
 from firmware.web.link import BoardLink
 from firmware.web.server import WebServer
 from firmware.web.token import TOKEN_HEADER
+from hardware.build import build_hardware
 
 TOKEN = "test-token-0123456789abcdef"
 LOOP_SECONDS = 0.02
@@ -25,11 +35,46 @@ WAIT_SECONDS = 5.0
 """Longest a test waits for the board to show something."""
 
 
+class CameraFreeBoard:
+    """A board session on mock pins whose camera is perfect and instant: tests of the web
+    layer need the referee, the lamps and the journal, not the vision (that is slow)."""
+
+    def __init__(self, journal: Journal, variant: Variant = Variant.STANDARD) -> None:
+        self.t = 0.0
+        self.journal = journal
+        self.hardware = build_hardware(
+            simulated_hardware(variant), MockFactory(pin_class=MockPWMPin),
+            clock=lambda: self.t, sleep=lambda seconds: None)
+        self.referee = Referee(variant)
+        self.session = BoardSession(self.referee, Outputs(
+            layout=self.hardware.layout, scene=self.hardware.scene,
+            engine=ImmediateEngine(2), journal=journal))
+        self.session.start(self.t)
+        self.show(BoardReading.of(self.referee.position))
+
+    def show(self, reading: BoardReading) -> None:
+        """The camera sees ``reading`` (already stable)."""
+        self.session.feed(BoardSeen(reading), self.t)
+
+    def move(self, name: str) -> None:
+        """Make the move ``name`` on the board, as the camera would see it."""
+        position = self.referee.position
+        self.show(BoardReading.of(make_move(position, self.referee.current.parse_move(name))))
+
+    def tick(self) -> None:
+        self.t += LOOP_SECONDS
+        self.session.poll_engine(self.t)
+
+    def close(self) -> None:
+        self.hardware.close()
+
+
 @dataclass
 class ServedBoard:
-    """A simulation, its link and its server, with the board's loop on a thread."""
+    """A board, its link and its server, with the board's loop on a thread."""
 
-    simulation: Simulation
+    board: Any
+    """A ``CameraFreeBoard``, or a ``Simulation`` for the tests in a browser."""
     link: BoardLink
     server: WebServer
     lock: threading.Lock
@@ -77,11 +122,17 @@ class ServedBoard:
         raise AssertionError(f"the page's state never showed {what}: {state}")
 
 
+def simulated_board(journal: Journal, pin_factory: MockFactory | None = None) -> Simulation:
+    """A whole simulation: rendered camera, vision, referee, lamps on mock pins."""
+    return Simulation(lambda event: None, SimulationOptions(hands=False), journal=journal,
+                      pin_factory=pin_factory)
+
+
 @contextmanager
-def served_board(tmp_path: Path) -> Iterator[ServedBoard]:
-    """A simulated board with a journal in ``tmp_path``, serving its page on 127.0.0.1."""
-    journal = Journal(tmp_path / "journal.json")
-    simulation = Simulation(lambda event: None, SimulationOptions(hands=False), journal=journal)
+def served_board(tmp_path: Path, board: Any = None) -> Iterator[ServedBoard]:
+    """A board (camera-free unless given) with a journal in ``tmp_path``, serving its page
+    on 127.0.0.1 while its loop runs on a thread."""
+    simulation = board or CameraFreeBoard(Journal(tmp_path / "journal.json"))
     link = BoardLink(simulation)
     server = WebServer(link, TOKEN, "127.0.0.1", 0)
     stop = threading.Event()

@@ -39,12 +39,17 @@ Every key is optional; with no file at all a PC runs fully simulated. Example::
     [hardware]                 # see hardware/config.py
     driver = "shift-register"
 
+    [web]                      # optional: the companion page (off without this section)
+    address = "0.0.0.0"        # phones on the local network may view; 127.0.0.1: this machine
+    port = 8080
+
 ``check_config`` lists every problem, one line each naming its key; ``load_config``
 raises the first.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -117,6 +122,16 @@ class GameConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WebConfig:
+    """Where the companion page is served."""
+
+    address: str = "0.0.0.0"
+    """The IP address to listen on."""
+    port: int = 8080
+    """The TCP port."""
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration."""
 
@@ -136,6 +151,8 @@ class Config:
     """The wiring; None means no hardware section (mock pins on a PC)."""
     match: Match | None = None
     """A match to play, when the config has a match section."""
+    web: WebConfig | None = None
+    """The companion page's address; None (no web section): nothing listens."""
     source: Path | None = None
     """The file this came from."""
 
@@ -214,7 +231,8 @@ class _Checker:
 
 def _parse(document: Mapping[str, Any], base: Path) -> tuple[Config, list[str]]:
     c = _Checker()
-    c.known(document, "", {"camera", "vision", "game", "engine", "journal", "hardware", "match"})
+    c.known(document, "", {"camera", "vision", "game", "engine", "journal", "hardware", "match",
+                           "web"})
 
     camera = c.table(document, "camera")
     c.known(camera, "camera", {"source", "device", "path", "width", "height", "fps", "calibration"})
@@ -311,8 +329,27 @@ def _parse(document: Mapping[str, Any], base: Path) -> tuple[Config, list[str]]:
         records=records or journal_path.parent / "games",
         hardware=hardware,
         match=match,
+        web=_parse_web(c, document) if "web" in document else None,
     )
     return config, c.problems
+
+
+def _parse_web(c: _Checker, document: Mapping[str, Any]) -> WebConfig:
+    table = c.table(document, "web")
+    c.known(table, "web", {"address", "port"})
+
+    def address_problem(value: str) -> str | None:
+        try:
+            ipaddress.ip_address(value)
+        except ValueError:
+            return f"expected an IP address such as 0.0.0.0 or 127.0.0.1, got {value!r}"
+        return None
+
+    return WebConfig(
+        address=c.get(table, "web", "address", str, "0.0.0.0", address_problem),
+        port=c.get(table, "web", "port", int, 8080,
+                   lambda v: None if 1 <= v <= 65535 else f"must be 1 to 65535, got {v!r}"),
+    )
 
 
 def _parse_match(c: _Checker, document: Mapping[str, Any], variant: Variant) -> Match | None:

@@ -72,6 +72,10 @@ _NOISE_MULTIPLIER = 0x9E37_79B9_7F4A_7C15
 _MASK64 = (1 << 64) - 1
 
 
+def _never() -> bool:
+    return False
+
+
 class _Stopped(Exception):
     """Unwinds the search when the caller's stop condition turns true."""
 
@@ -218,11 +222,15 @@ class Search:
         return None if self.best is None else self._move_of(self.best)
 
     def iterate(self, stop: Callable[[], bool], max_depth: int = 64) -> Iterator[Iteration]:
-        """Deepen one ply at a time, yielding each completed depth, until ``stop()``."""
+        """Deepen one ply at a time, yielding each completed depth, until ``stop()``.
+
+        The first ply is always completed, whatever the clock says: it takes a few
+        milliseconds, and with the captures that follow it (quiescence) it is what
+        keeps a piece from being left to a free capture at very short times."""
         if not self.root_deltas:
             return
-        self.stop = stop
         for depth in range(self.depth + 1, max_depth + 1):
+            self.stop = stop if depth > 1 else _never
             try:
                 score = self._root(depth)
             except _Stopped:

@@ -184,13 +184,17 @@ def build(
     max_pieces: int = 4,
     size: int | None = None,
     progress: Progress | None = None,
+    known: Tablebase | None = None,
 ) -> Tablebase:
-    """Solve every class up to ``max_pieces`` pieces; raises BadVariant for gonu."""
+    """Solve every class up to ``max_pieces`` pieces, reusing the classes of ``known``
+    (tables of fewer pieces already made); raises BadVariant for gonu."""
     if variant.has_slides:
         raise BadVariant(f"no tablebases for {variant.value!r}: its slides cannot be stepped back")
     size = variant.size if size is None else size
     solved: dict[Material, bytes] = {}
-    done: set[Material] = set()
+    if known is not None and (known.variant, known.size) == (variant, size):
+        solved.update((m, table) for m, table in known.tables.items() if sum(m) <= max_pieces)
+    done: set[Material] = set(solved)
     for material in material_classes(max_pieces):
         if material in done:
             continue

@@ -48,11 +48,7 @@ def run(args: argparse.Namespace) -> int:
         return _probe(args.probe, variant)
     out: Path = args.out or default_path(variant, variant.size)
     with writing(out):
-        # The shipped tables of fewer pieces are reused: they are checked already.
-        known = shipped(variant) if args.out is not None else None
-        table = build(
-            variant, args.pieces, progress=lambda line: print(line, flush=True), known=known
-        )
+        table = build(variant, args.pieces, progress=lambda line: print(line, flush=True))
         table.save(out)
     print(f"wrote {out} ({out.stat().st_size:,} bytes)")
     if args.check:

@@ -647,12 +647,14 @@ def think(
     settings: SearchSettings = DEFAULT_SETTINGS,
     objective: Objective = DEFAULT_OBJECTIVE,
     tablebase: Tablebase | bool = True,
+    nodes: int | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> SearchResult:
     """The engine's move in ``position`` within a time budget.
 
     Give ``movetime`` (seconds), ``deadline`` (a callable that turns true when time
-    is up), ``depth`` (plies), or several: the search stops at the first limit
+    is up), ``depth`` (plies), ``nodes`` (a node budget: what a slower computer
+    would search in its time), or several: the search stops at the first limit
     reached. With none, it searches to depth 4. A single legal move is returned at
     once, and so is the table's move in a position the tablebase holds as won.
     Raises GameOver when the side to move has no move.
@@ -687,7 +689,10 @@ def think(
     if len(search.root_deltas) == 1:
         return SearchResult(first, 0, 0, [first], 0)
     stop = _stopper(movetime, deadline, clock)
-    max_depth = depth if depth is not None else (64 if (movetime or deadline) else 4)
+    if nodes is not None:
+        timed = stop
+        stop = lambda: search.nodes >= nodes or timed()  # noqa: E731
+    max_depth = depth if depth is not None else (64 if (movetime or deadline or nodes) else 4)
     last: Iteration | None = None
     for iteration in search.iterate(stop, max_depth):
         last = iteration

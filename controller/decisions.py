@@ -8,7 +8,7 @@ and feeds the results back in.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
 from controller.game import Endings, Outcome
 from controller.geometry import Point, Station
@@ -39,13 +39,61 @@ class Effect(Enum):
     """Hints: breathing brightness."""
 
 
-class Sound(Enum):
-    """The buzzer's distinct sounds."""
+class Layer(StrEnum):
+    """A layer of lamps. Where layers share a lamp, the one of higher priority shows:
+    trouble with the camera above all, then errors, then the game's own displays.
 
-    ACCEPTED = "accepted"
-    ILLEGAL = "illegal"
+    The members are strings (their names in the LED scene and the event stream)."""
+
+    TROUBLE = "trouble"
+    """The camera or the board is lost (set by the board's loop, not the referee)."""
+    DOUBT = "doubt"
+    """A piece stands between two points (set by the board's loop)."""
+    FIX = "fix"
+    """Points that differ from the game: put them right."""
+    LIFT = "lift"
+    """Where a lifted piece can go."""
+    COMPUTER = "computer"
+    """The computer's move, to carry out."""
+    HINT = "hint"
+    """The engine's hint."""
+    LAST = "last"
+    """The last capture's path."""
+    DANGER = "danger"
+    """Pieces the opponent can capture next."""
+    RESULT = "result"
+    """The game is over: the winner's pieces."""
+
+    @property
+    def priority(self) -> int:
+        """Higher shows on top where layers share lamps."""
+        return _LAYER_PRIORITY[self]
+
+
+_LAYER_PRIORITY = {
+    Layer.TROUBLE: 100,
+    Layer.DOUBT: 90,
+    Layer.FIX: 60,
+    Layer.LIFT: 50,
+    Layer.COMPUTER: 40,
+    Layer.HINT: 30,
+    Layer.LAST: 20,
+    Layer.DANGER: 10,
+    Layer.RESULT: 0,
+}
+
+
+class Sound(Enum):
+    """The board's distinct sounds; the buzzer plays a pattern for each."""
+
+    MOVE_ACCEPTED = "move-accepted"
+    """The referee accepted a move made on the board."""
+    ILLEGAL_MOVE = "illegal-move"
+    """What is on the board is not a legal move."""
     COMPUTER_MOVE = "computer-move"
+    """The computer chose its move."""
     GAME_OVER = "game-over"
+    """The game ended."""
 
 
 class Purpose(Enum):
@@ -94,8 +142,8 @@ Input = BoardSeen | Pressed | EngineAnswered
 class Light:
     """Show a layer of lights (replacing what that layer showed before)."""
 
-    layer: str
-    """Layer name: ``fix``, ``lift``, ``hint``, ``computer``, ``last``, ``danger``, ``result``."""
+    layer: Layer
+    """Which layer."""
     effect: Effect
     """How to show it."""
     paths: tuple[tuple[Station, ...], ...]
@@ -106,8 +154,8 @@ class Light:
 class Clear:
     """Turn a layer of lights off."""
 
-    layer: str
-    """Layer name."""
+    layer: Layer
+    """Which layer."""
 
 
 @dataclass(frozen=True, slots=True)

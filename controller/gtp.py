@@ -27,7 +27,7 @@ from controller.engine.player import EnginePlayer
 from controller.engine.threats import threats
 from controller.errors import SurakartaError
 from controller.game import Game
-from controller.geometry import SIZES, point_at
+from controller.geometry import FILES, SIZES, point_at
 from controller.moves import Move
 from controller.position import Color, Position, parse_color, parse_position, start_position
 from controller.variants import Variant, parse_variant
@@ -268,6 +268,6 @@ def board_diagram(position: Position) -> str:
             piece = position.piece_at(point_at(x, y))
             cells.append("." if piece is None else piece.value.upper())
         rows.append(f"{y + 1} {' '.join(cells)}")
-    rows.append("  " + " ".join("abcdefg"[:size]))
+    rows.append("  " + " ".join(FILES[:size]))
     rows.append(f"{position.turn.word} to move")
     return "\n".join(rows)

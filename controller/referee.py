@@ -32,6 +32,7 @@ from controller.decisions import (
     HintShown,
     Illegal,
     Input,
+    Layer,
     Lifted,
     Light,
     ModeChanged,
@@ -58,15 +59,15 @@ FULL_STRENGTH = 10
 MODE_CYCLE: tuple[Color | None, ...] = (None, Color.BLACK, Color.RED)
 """The mode button steps through: two players, computer plays black, computer plays red."""
 
-# Layers of lights, from the most to the least urgent.
+# The referee's layers of lights, from the most to the least urgent.
 FIX, LIFT, COMPUTER, HINT, LAST, DANGER, RESULT = (
-    "fix",
-    "lift",
-    "computer",
-    "hint",
-    "last",
-    "danger",
-    "result",
+    Layer.FIX,
+    Layer.LIFT,
+    Layer.COMPUTER,
+    Layer.HINT,
+    Layer.LAST,
+    Layer.DANGER,
+    Layer.RESULT,
 )
 
 
@@ -204,7 +205,7 @@ class Referee:
             Illegal(fix),
             Clear(LIFT),
             Light(FIX, Effect.BLINK, _singles(fix)),
-            PlaySound(Sound.ILLEGAL),
+            PlaySound(Sound.ILLEGAL_MOVE),
             Say(f"{why}: put back {_names(fix)}"),
         ]
 
@@ -263,7 +264,7 @@ class Referee:
         self._illegal = False
         decisions: list[Decision] = [
             Accepted(move, by, self.position),
-            PlaySound(Sound.ACCEPTED),
+            PlaySound(Sound.MOVE_ACCEPTED),
             Clear(FIX),
             Clear(LIFT),
             Clear(HINT),

@@ -20,10 +20,10 @@ from typing import Any
 
 from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 
-from controller.decisions import BoardSeen
+from controller.decisions import BoardSeen, Layer
 from controller.engine.service import BackgroundEngine
 from controller.errors import SurakartaError
-from controller.geometry import point_name
+from controller.geometry import FILES, point_name
 from controller.position import start_position
 from controller.referee import Referee
 from controller.variants import Variant
@@ -51,11 +51,11 @@ class HardwareUnavailable(SurakartaError, OSError):
 
 CAMERA_RETRY_SECONDS = 3.0
 NO_BOARD_WARNING_SECONDS = 5.0
-TROUBLE_LAYER = "trouble"
+TROUBLE_LAYER = Layer.TROUBLE
 DOUBT_SECONDS = 1.0
 """How long a point must stay doubtful (a piece between points) before its lamp asks for it
 to be centred: a hand setting a piece down passes through doubt for a moment."""
-DOUBT_LAYER = "doubt"
+DOUBT_LAYER = Layer.DOUBT
 
 
 def open_camera(camera: CameraConfig, board_size: int) -> FrameSource:
@@ -220,9 +220,11 @@ class BoardApp:
         log.error("%s", text)
         # A slow blink of the four corner points: unlike any game display.
         size = self.session.referee.position.size
-        letters = "abcdefg"[: size]
+        letters = FILES[:size]
         corners = ("a1", f"{letters[-1]}1", f"a{size}", f"{letters[-1]}{size}")
-        self.hardware.scene.show(TROUBLE_LAYER, Blink(corners, period=1.5), priority=100)
+        self.hardware.scene.show(
+            TROUBLE_LAYER, Blink(corners, period=1.5), priority=TROUBLE_LAYER.priority
+        )
 
     def _clear_trouble(self) -> None:
         if self._trouble is not None:
@@ -242,7 +244,9 @@ class BoardApp:
         if now - self._doubt_since >= DOUBT_SECONDS:
             names = tuple(point_name(point) for point in reading.doubtful)
             # A quick blink, unlike an illegal move's: centre the piece on its point.
-            self.hardware.scene.show(DOUBT_LAYER, Blink(names, period=0.3), priority=90)
+            self.hardware.scene.show(
+                DOUBT_LAYER, Blink(names, period=0.3), priority=DOUBT_LAYER.priority
+            )
 
     # -- the loop -------------------------------------------------------------------
 

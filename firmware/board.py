@@ -38,25 +38,14 @@ from controller.decisions import (
 )
 from controller.engine.service import EngineService
 from controller.geometry import Station, point_name
-from controller.referee import COMPUTER, DANGER, FIX, HINT, LAST, LIFT, RESULT, Referee
+from controller.referee import Referee
 from firmware.journal import Journal, SessionState
-from hardware.buzzer import Sound as BuzzerSound
 from hardware.effects import Blink, Chase, Pulse, Steady
 from hardware.effects import Effect as LampEffect
 from hardware.lamps import LampLayout, lamps_for_move, lamps_for_stations
 from hardware.scene import LedScene
 
 log = logging.getLogger(__name__)
-
-# Layers drawn on top of others win where they share lamps: errors above all.
-LAYER_PRIORITY = {FIX: 60, LIFT: 50, COMPUTER: 40, HINT: 30, LAST: 20, DANGER: 10, RESULT: 0}
-
-BUZZER_SOUNDS = {
-    Sound.ACCEPTED: BuzzerSound.MOVE_ACCEPTED,
-    Sound.ILLEGAL: BuzzerSound.ILLEGAL_MOVE,
-    Sound.COMPUTER_MOVE: BuzzerSound.COMPUTER_MOVE,
-    Sound.GAME_OVER: BuzzerSound.GAME_OVER,
-}
 
 EventSink = Callable[[dict[str, Any]], None]
 """Takes the event-stream records (JSON-ready dicts with the time ``t``)."""
@@ -139,7 +128,7 @@ class Outputs:
     """The lamp layers."""
     engine: EngineService
     """Answers Think requests."""
-    play_sound: Callable[[BuzzerSound], None] | None = None
+    play_sound: Callable[[Sound], None] | None = None
     """The buzzer; None when none is fitted."""
     journal: Journal | None = None
     """Where the game is saved after every change."""
@@ -200,12 +189,11 @@ class BoardSession:
                 self._emit(record)
             if isinstance(decision, Light):
                 effect = lamp_effect(self.outputs.layout, decision)
-                priority = LAYER_PRIORITY.get(decision.layer, 0)
-                self.outputs.scene.show(decision.layer, effect, priority=priority)
+                self.outputs.scene.show(decision.layer, effect, priority=decision.layer.priority)
             elif isinstance(decision, Clear):
                 self.outputs.scene.clear(decision.layer)
             elif isinstance(decision, PlaySound) and self.outputs.play_sound is not None:
-                self.outputs.play_sound(BUZZER_SOUNDS[decision.sound])
+                self.outputs.play_sound(decision.sound)
             elif isinstance(decision, Think):
                 self.outputs.engine.submit(decision)
             elif isinstance(decision, Say):

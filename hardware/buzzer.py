@@ -12,8 +12,8 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from enum import Enum
 
+from controller.decisions import Sound as Sound  # the board's sounds, which the buzzer plays
 from hardware.gpio import PinFactory, Sounder, buzzer
 
 Note = tuple[str | None, float]
@@ -21,19 +21,6 @@ Note = tuple[str | None, float]
 
 MID_TONE = "A5"
 """Centre of the tonal buzzer's range; with one octave each way it spans A4 to A6."""
-
-
-class Sound(Enum):
-    """The events the board announces."""
-
-    MOVE_ACCEPTED = "move-accepted"
-    """The referee accepted a move made on the board."""
-    ILLEGAL_MOVE = "illegal-move"
-    """The board shows a move the rules do not allow."""
-    COMPUTER_MOVE = "computer-move"
-    """The computer has chosen its move; its path is lit."""
-    GAME_OVER = "game-over"
-    """The game has ended."""
 
 
 SOUND_PATTERNS: Mapping[Sound, tuple[Note, ...]] = {

@@ -9,7 +9,7 @@ from functools import lru_cache
 import pygame
 import pygame.gfxdraw
 
-from controller.geometry import CircuitKind, geometry
+from controller.geometry import FILES, CircuitKind, geometry
 from controller.position import Color
 from firmware.simulator.layout import (
     LAMP_RING,
@@ -122,7 +122,7 @@ def board_background(layout: Layout) -> pygame.Surface:
         disc(surface, local.point_pixel(point), max(2.0, pitch * 0.06), GRID)
     for i in range(size):
         x, y = local.pixel(i, 0)
-        text(surface, "abcdefg"[i], (x, y + pitch * 0.62), 20, DIM_TEXT, centre=True)
+        text(surface, FILES[i], (x, y + pitch * 0.62), 20, DIM_TEXT, centre=True)
         x, y = local.pixel(0, i)
         text(surface, str(i + 1), (x - pitch * 0.62, y), 20, DIM_TEXT, centre=True)
     return surface

@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 from gpiozero.tones import Tone
 
-from hardware.buzzer import Note, Sound
+from controller.decisions import Sound
+from hardware.buzzer import Note
 
 log = logging.getLogger(__name__)
 

@@ -19,9 +19,22 @@ from typing import Any
 import pygame
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller.decisions import Button
+from controller.decisions import (
+    Accepted,
+    AgreementTakenBack,
+    Button,
+    ComputerChose,
+    Decision,
+    GameEnded,
+    HintShown,
+    Illegal,
+    Lifted,
+    Restored,
+    Sound,
+    Undone,
+)
 from controller.engine.service import BackgroundEngine, EngineService, ImmediateEngine
-from controller.geometry import geometry
+from controller.geometry import geometry, point_name
 from controller.movegen import legal_moves, make_move
 from controller.position import Color, Position, start_position
 from firmware.scenario import parse_scenario
@@ -34,7 +47,7 @@ from firmware.simulator.lamps import LampWatch
 from firmware.simulator.layout import CAMERA_VIEW, WINDOW_SIZE, Layout, inside
 from firmware.simulator.options import SimulatorError, WindowOptions, camera_scene
 from firmware.simulator.sound import Speaker
-from hardware.buzzer import SOUND_PATTERNS, Sound
+from hardware.buzzer import SOUND_PATTERNS
 from vision.calibrate import calibrate
 from vision.config import VisionConfig
 from vision.errors import CalibrationFailed
@@ -89,6 +102,31 @@ PRESS_FLASH_SECONDS = 0.25
 """How long an on-screen button shows as pressed."""
 
 
+def describe(decision: Decision) -> str | None:
+    """What a decision tells the player, in words (None: nothing the panel shows)."""
+    if isinstance(decision, Accepted):
+        return f"{decision.by.word} played {decision.move.name}"
+    if isinstance(decision, Illegal):
+        return "not a legal move: put back " + " ".join(point_name(p) for p in decision.fix)
+    if isinstance(decision, Restored):
+        return "put back as it was"
+    if isinstance(decision, Lifted):
+        targets = " ".join(point_name(p) for p in decision.targets) or "nowhere"
+        return f"{point_name(decision.point)} lifted, it can go to {targets}"
+    if isinstance(decision, HintShown):
+        return f"hint {decision.move.name}"
+    if isinstance(decision, ComputerChose):
+        return f"the computer plays {decision.move.name}"
+    if isinstance(decision, Undone):
+        return f"took back {decision.move.name}"
+    if isinstance(decision, GameEnded):
+        outcome = decision.outcome
+        return f"game over: {outcome.winner.value} ({outcome.reason.value})"
+    if isinstance(decision, AgreementTakenBack):
+        return "the agreement was taken back: the game goes on"
+    return None
+
+
 def choose_scene(options: WindowOptions) -> Scene:
     """The first scene of the preset, from ``options.seed`` on, that vision reads reliably."""
     size = options.variant.size
@@ -123,6 +161,8 @@ class SimulatorWindow:
         self.layout = Layout.for_size(options.variant.size)
         self.events: list[dict[str, Any]] = []
         """Every event of the session (accepted, illegal, hint, leds ...), oldest first."""
+        self.latest = ""
+        """The latest thing that happened on the board, in words."""
         self.running = True
         """False once the window was asked to close."""
         self.frame_seconds: deque[float] = deque(maxlen=600)
@@ -141,7 +181,7 @@ class SimulatorWindow:
         )
         self.simulation = Simulation(
             self.events.append, simulation_options, options.variant,
-            pin_factory=factory, engine=engine,
+            pin_factory=factory, engine=engine, observers=(self._observe,),
         )
         simulation = self.simulation
         try:
@@ -171,6 +211,11 @@ class SimulatorWindow:
         self._camera_view: pygame.Surface | None = None
         self.button_rects = self.layout.buttons(tuple(name for name, _ in BUTTONS))
         """Where each on-screen button is."""
+
+    def _observe(self, decision: Decision) -> None:
+        text = describe(decision)
+        if text is not None:
+            self.latest = text
 
     def _hook_buzzer(self) -> None:
         # The buzzer still sounds on its mock pin; the speaker plays the same pattern.
@@ -321,9 +366,8 @@ class SimulatorWindow:
                      drawing.DIM_TEXT)
         y += 24
         lines = [f"referee: {simulation.session.last_message}"]
-        latest = self._latest_event()
-        if latest:
-            lines.append(f"board: {latest}")
+        if self.latest:
+            lines.append(f"board: {self.latest}")
         lines.append(f"vision: {self._vision_text()}")
         if self.speaker.last is not None and self.now - self.speaker.last_at < 4.0:
             audio = "" if self.speaker.has_audio else " (no audio)"
@@ -346,29 +390,6 @@ class SimulatorWindow:
         for index, entry in enumerate(shown):
             column, row = divmod(index, rows)
             drawing.text(surface, entry, (x + column * (width // columns), y + row * 18), 20)
-
-    def _latest_event(self) -> str:
-        """The latest thing that happened on the board, in words."""
-        for event in reversed(self.events):
-            kind = event["type"]
-            if kind == "accepted":
-                return f"{event['by']} played {event['move']}"
-            if kind == "illegal":
-                return "not a legal move: put back " + " ".join(event["fix"])
-            if kind == "restored":
-                return "put back as it was"
-            if kind == "lifted":
-                targets = " ".join(event["targets"]) or "nowhere"
-                return f"{event['point']} lifted, it can go to {targets}"
-            if kind in ("hint", "computer"):
-                return f"{'hint' if kind == 'hint' else 'the computer plays'} {event['move']}"
-            if kind == "undone":
-                return f"took back {event['move']}"
-            if kind == "game_over":
-                return f"game over: {event['result']} ({event['reason']})"
-            if kind == "resumed":
-                return "the agreement was taken back: the game goes on"
-        return ""
 
     def _vision_text(self) -> str:
         shot = self.last_shot

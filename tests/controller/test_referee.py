@@ -87,7 +87,7 @@ def test_a_step_is_accepted() -> None:
     decisions = referee.handle(seen(after(start_position(), "b2-c3")))
     accepted = of_type(decisions, Accepted)
     assert [a.move.name for a in accepted] == ["b2-c3"] and accepted[0].by is Color.RED
-    assert PlaySound(Sound.ACCEPTED) in decisions
+    assert PlaySound(Sound.MOVE_ACCEPTED) in decisions
     assert referee.position.turn is Color.BLACK
 
 
@@ -136,7 +136,7 @@ def test_illegal_reading_blinks_the_differences_until_restored() -> None:
     illegal = of_type(wrong, Illegal)
     assert illegal and set(illegal[0].fix) == {p("a2"), p("b2"), p("a3"), p("b3")}
     assert lights(wrong, "fix")[0].effect is Effect.BLINK
-    assert PlaySound(Sound.ILLEGAL) in wrong
+    assert PlaySound(Sound.ILLEGAL_MOVE) in wrong
     assert not of_type(wrong, Accepted)
     back = ready(referee)
     assert of_type(back, Restored) and Clear("fix") in back

@@ -85,3 +85,14 @@ def test_any_move_time_is_used_or_refused_in_one_line(text: str) -> None:
         assert status == 0, err.getvalue()
     else:
         assert status == 2 and "Traceback" not in err.getvalue()
+
+
+@pytest.mark.parametrize("command", [["lamp-map"], ["selftest", "--mock"]])
+def test_a_billion_chips_is_one_line_not_a_memory_error(
+    tmp_path: Path, command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "board.toml"
+    config.write_text("[hardware]\nchips = 1000000000\n")
+    err = _refused([*command, "--config", str(config)], capsys)
+    assert "hardware.chips: invalid number of chips 1000000000 (expected 1 to 64)" in err
+    assert main(["run", "--config", str(config), "--check"]) == 2

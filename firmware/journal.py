@@ -261,6 +261,9 @@ class Journal:
         self._lock: int | None = None
         self._recorded: tuple[Game, Path] | None = None
         """The game whose ending has a record, and that record."""
+        self.failing: str | None = None
+        """Why the last save failed (a full or read-only disk), or None when it worked."""
+        self._warned_unlocked = False
 
     # -- the lock -------------------------------------------------------------------
 
@@ -280,7 +283,10 @@ class Journal:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             handle = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as error:
-            log.warning("journal %s used without a lock: %s", self.path, error.strerror or error)
+            if not self._warned_unlocked:
+                self._warned_unlocked = True
+                log.warning("journal %s used without a lock: %s", self.path,
+                            error.strerror or error)
             return
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -331,7 +337,18 @@ class Journal:
         A finished game's record is written here too, after the journal that names it:
         a power cut between the two leaves a journal from which ``load`` writes it.
         An ending taken back removes its record first, for the same reason.
+
+        An OSError (a full or read-only disk) is raised after ``failing`` is set to
+        it; the next save that works clears it.
         """
+        try:
+            self._save(state)
+        except OSError as error:
+            self.failing = str(error.strerror or error)
+            raise
+        self.failing = None
+
+    def _save(self, state: SessionState) -> None:
         self.acquire()
         recorded = self._recorded
         if recorded is not None and recorded[0] is state.game and not state.game.is_over:

@@ -345,3 +345,15 @@ def test_an_ending_taken_back_removes_its_record_before_the_journal_goes_on(
     new = Game()
     journal.save(SessionState(new, None, 5))  # a new game keeps the last one's record
     assert len(list((tmp_path / "games").iterdir())) == 1
+
+
+def test_a_failing_save_is_remembered_until_one_works(tmp_path: Path) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    journal = Journal(blocked / "journal.json")
+    with pytest.raises(OSError):
+        journal.save(SessionState(_played(2), None, 5))
+    assert journal.failing  # why, in words
+    blocked.unlink()
+    journal.save(SessionState(_played(3), None, 5))
+    assert journal.failing is None

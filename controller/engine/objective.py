@@ -11,7 +11,7 @@ wipe-out it sees coming. What a player expects instead:
   repetition, which comes before everything else: the tables are what put the
   wipe-out in reach where the search alone would shuffle (playing on instead of
   taking the repetition's sure win was measured: it lost games); level, a draw
-  costs the engine ``contempt`` (it plays on unless every alternative is worse
+  costs the engine its ``contempt`` setting (it plays on unless every alternative is worse
   than that); behind, its own repetition is a loss now, so it plays on while a
   move that loses nothing exists, and prefers the longer resistance;
 - match scored by pieces left (or captured, which differs by a constant): every
@@ -35,13 +35,12 @@ class Scoring(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Objective:
-    """The scoring in force and the contempt for draws."""
+    """The scoring in force (the contempt for draws is a search setting, so that a
+    match can measure it: ``--tune contempt=0``)."""
 
     scoring: Scoring = Scoring.WIN_LOSS
     """Win/loss or pieces."""
-    contempt: int = 60
-    """What a draw costs the engine, in hundredths of a piece (win/loss scoring)."""
 
 
 DEFAULT_OBJECTIVE = Objective()
-PIECES_OBJECTIVE = Objective(Scoring.PIECES, contempt=0)
+PIECES_OBJECTIVE = Objective(Scoring.PIECES)

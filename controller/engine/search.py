@@ -14,8 +14,8 @@ is ``(own, opp)`` and a child is ``(opp & keep, own ^ flip)`` for a move delta
   lost 43-57% and 39-61% over 200 games each against this search, so it is not used);
 - the game endings: a side without pieces has lost; no legal move, the
   no-capture limit and a repeated position end the game by piece count, valued
-  as the ``Objective`` says (the scoring in force, contempt for draws, and which
-  side's repetition it is);
+  as the ``Objective`` says (the scoring in force), with the settings' contempt
+  for draws, and by which side's repetition it is;
 - the tablebases (``tablebase.py``): a position with few enough pieces is scored
   exactly, at every node and in the quiescence search, when the no-capture limit
   cannot interfere; a won position at the root is played from the table at once.
@@ -169,7 +169,7 @@ class Search:
         ``noise``: half-width of pseudo-random noise added to every evaluation, for
         the weaker levels (the same position always gets the same noise for one seed);
         ``settings``: evaluation weights and prunings (the defaults are the engine);
-        ``objective``: the scoring in force and the contempt for draws;
+        ``objective``: the scoring in force;
         ``tablebase``: True for the shipped tables of the variant (if any), False
         for none, or the tables to use. Tables score wipe-outs, so they are used
         under win/loss scoring only.
@@ -295,7 +295,8 @@ class Search:
         score = ending_score(own, opp)
         if score == DRAW:
             # The draw costs the engine its contempt, whoever is to move.
-            return -self.objective.contempt if color == self.root_color else self.objective.contempt
+            contempt = self.settings.contempt
+            return -contempt if color == self.root_color else contempt
         return score
 
     def _repetition(self, own: int, opp: int, color: int, ply: int) -> int:

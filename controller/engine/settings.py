@@ -33,6 +33,9 @@ class SearchSettings:
     """Search late quiet moves less deep first."""
     multi_cut: bool = True
     """At expected cut nodes, cut when several of the first moves fail high at reduced depth."""
+    contempt: int = 60
+    """What a draw costs the engine, in hundredths of a piece, when a game is scored
+    win or loss: it plays on at equal material unless every alternative is worse."""
 
 
 DEFAULT_SETTINGS = SearchSettings()
@@ -55,9 +58,11 @@ def _number(key: str, value: str) -> int:
 
 
 def tuned(tunings: Iterable[str], base: SearchSettings = DEFAULT_SETTINGS) -> SearchSettings:
-    """``base`` with each ``KEY=VALUE`` applied: a switch (``multi_cut=off``) or a
-    weight of the evaluation (``en_prise=35``); raises BadSetting."""
+    """``base`` with each ``KEY=VALUE`` applied: a switch (``multi_cut=off``), the
+    contempt for draws (``contempt=0``) or a weight of the evaluation
+    (``en_prise=35``); raises BadSetting."""
     switches: dict[str, bool] = {}
+    numbers: dict[str, int] = {}
     weights: dict[str, int] = {}
     switch_names = {f.name for f in dataclasses.fields(SearchSettings)} - {"weights"}
     weight_names = {f.name for f in dataclasses.fields(Weights)}
@@ -66,13 +71,17 @@ def tuned(tunings: Iterable[str], base: SearchSettings = DEFAULT_SETTINGS) -> Se
         key, value = key.strip(), value.strip()
         if not separator or not key or not value:
             raise BadSetting(f"invalid tuning: {tuning!r} (expected KEY=VALUE)")
-        if key in switch_names:
+        if key == "contempt":
+            numbers[key] = _number(key, value)
+        elif key in switch_names:
             switches[key] = _switch(key, value)
         elif key in weight_names:
             weights[key] = _number(key, value)
         else:
             known = ", ".join(sorted(switch_names | weight_names))
             raise BadSetting(f"unknown setting: {key!r} (known: {known})")
+    if "contempt" in numbers:
+        base = dataclasses.replace(base, contempt=numbers["contempt"])
     return dataclasses.replace(
         base, weights=dataclasses.replace(base.weights, **weights), **switches
     )

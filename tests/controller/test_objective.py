@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from controller.decisions import BoardSeen, Think
-from controller.engine.objective import PIECES_OBJECTIVE, Objective
+from controller.engine.objective import PIECES_OBJECTIVE
 from controller.engine.search import COUNT_WIN, MATE_BOUND, PIECE, think
 from controller.engine.settings import tuned
 from controller.match import Match
@@ -45,16 +45,13 @@ def test_level_it_declines_a_draw_by_repetition_worth_less_than_its_contempt() -
     # leaves the opponent a little better (about -0.27): a draw is worth more, unless
     # the contempt for draws says otherwise.
     position = parse_position("bbbbbb/6/6/6/6/rrrrrr r")
-    settings = tuned(["tempo=50"])
+    neutral_settings = tuned(["tempo=50", "contempt=0"])
+    proud_settings = tuned(["tempo=50", "contempt=40"])
     move = legal_moves(position)[0]
     history = [make_move(position, move), position]
-    neutral = think(
-        position, depth=1, history=history, settings=settings, objective=Objective(contempt=0)
-    )
+    neutral = think(position, depth=1, history=history, settings=neutral_settings)
     assert neutral.move == move and neutral.score == 0
-    proud = think(
-        position, depth=1, history=history, settings=settings, objective=Objective(contempt=40)
-    )
+    proud = think(position, depth=1, history=history, settings=proud_settings)
     assert proud.move != move and -40 < proud.score < 0
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
@@ -24,9 +24,11 @@ from firmware.board import BoardSession, Outputs
 from firmware.journal import Journal
 from firmware.simulation import Simulation, SimulationOptions, simulated_hardware
 from firmware.web.link import BoardLink
-from firmware.web.server import WebServer
 from firmware.web.token import TOKEN_HEADER
 from hardware.build import build_hardware
+
+if TYPE_CHECKING:
+    from firmware.web.server import WebServer
 
 TOKEN = "test-token-0123456789abcdef"
 LOOP_SECONDS = 0.02
@@ -132,6 +134,8 @@ def simulated_board(journal: Journal, pin_factory: MockFactory | None = None) ->
 def served_board(tmp_path: Path, board: Any = None) -> Iterator[ServedBoard]:
     """A board (camera-free unless given) with a journal in ``tmp_path``, serving its page
     on 127.0.0.1 while its loop runs on a thread."""
+    from firmware.web.server import WebServer  # here: the benchmark measures the board without
+
     simulation = board or CameraFreeBoard(Journal(tmp_path / "journal.json"))
     link = BoardLink(simulation)
     server = WebServer(link, TOKEN, "127.0.0.1", 0)

@@ -73,7 +73,12 @@ async function drawBoard(s) {
   drawLamps(s.lamps);
   drawPath("last-path", s.last_move && s.last_move.path);
   drawPath("lit-path", s.lit_move && s.lit_move.path, s.lit_move && s.lit_move.kind);
-  $("board").dataset.position = s.position;
+  const drawn = $("board");
+  drawn.dataset.position = s.position;
+  drawn.dataset.moves = String(s.moves.length);
+  // When the board was first drawn and when the latest state arrived (for measurements).
+  if (!document.body.dataset.ready) document.body.dataset.ready = String(performance.now());
+  document.body.dataset.updated = String(Date.now());
 }
 
 // -- the panel -------------------------------------------------------------------

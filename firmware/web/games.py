@@ -8,6 +8,7 @@ from typing import Any
 
 from controller.errors import SurakartaError
 from controller.geometry import geometry, point_name
+from controller.moves import Move
 from controller.position import Position
 from controller.record import read_record
 from firmware.web.drawing import move_path
@@ -84,3 +85,12 @@ def replay(records: Path | None, name: str) -> dict[str, Any]:
                       "pieces": _pieces(position), "turn": position.turn.word})
     return {"name": name, "size": size, "variant": game.variant.value, "result": record.result,
             "plies": plies}
+
+
+def recorded_move(records: Path | None, name: str, ply: int) -> tuple[Move, int]:
+    """Move number ``ply`` (from 1) of record ``name`` and its board's size; raises
+    NoSuchGame."""
+    game = read_record(record_file(records, name).read_text(encoding="utf-8")).game
+    if not 1 <= ply <= len(game.moves):
+        raise NoSuchGame(f"{name!r} has no move {ply}")
+    return game.moves[ply - 1], game.position.size

@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import queue
+import re
 import shutil
 import time
 from collections import deque
@@ -24,12 +25,15 @@ from typing import Any, Protocol
 
 from controller.decisions import Button, Pressed
 from controller.errors import SurakartaError
+from controller.match import Match, MatchRules
 from controller.variants import Variant
 from firmware.board import BoardSession
 from firmware.web.evaluation import Evaluator
+from firmware.web.games import recorded_move
 from firmware.web.snapshot import MODE_NAMES, board_state
 from hardware.build import Hardware
 from hardware.effects import Chase
+from hardware.lamps import lamps_for_move
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +48,13 @@ FRAME_WINDOW_SECONDS = 5.0
 LAMP_TEST_SECONDS = 6.0
 """How long the lamp test runs its chase through every lamp."""
 LAMP_TEST_LAYER = "lamp-test"
+SHOW_MOVE_SECONDS = 8.0
+"""How long a replayed move's path stays lit on the board."""
+SHOW_MOVE_LAYER = "replay"
+MATCH_VALUE = re.compile(r"([^,]{1,20}),([^,]{1,20}),([0-9]{1,2})")
+"""A match's settings from the page: ``first,second,games``."""
+SHOW_MOVE_VALUE = re.compile(r"(game-[0-9-]{15,20}\.txt):([0-9]{1,4})")
+"""A recorded move from the page: ``record:ply``."""
 LOW_DISK_BYTES = 20 * 1024 * 1024
 """Free space under which the journal's disk counts as nearly full."""
 THERMAL_ZONE = Path("/sys/class/thermal/thermal_zone0/temp")
@@ -61,6 +72,8 @@ class ActionName(Enum):
     VARIANT = "variant"
     EVAL = "eval"
     LAMP_TEST = "lamp-test"
+    MATCH = "match"
+    SHOW_MOVE = "show-move"
 
 
 BUTTONS = {ActionName.HINT: Button.HINT, ActionName.UNDO: Button.UNDO,
@@ -111,6 +124,15 @@ def parse_action(name: str, value: object) -> ActionRequest:
     elif action is ActionName.MODE:
         if text is not None and text not in MODES:
             raise BadAction(f"unknown mode: {text!r} (expected {', '.join(MODES)})")
+    elif action is ActionName.MATCH:
+        found = None if text is None else MATCH_VALUE.fullmatch(text)
+        if text != "off" and (found is None or found[1].strip() == found[2].strip()
+                              or not found[1].strip() or not 1 <= int(found[3]) <= 20):
+            raise BadAction(f"invalid match: {text!r} (expected 'first,second,games' with two "
+                            "different names and 1 to 20 games, or 'off')")
+    elif action is ActionName.SHOW_MOVE:
+        if text is None or not SHOW_MOVE_VALUE.fullmatch(text):
+            raise BadAction(f"invalid move to show: {text!r} (expected 'record:ply')")
     elif text is not None:
         raise BadAction(f"{name} takes no value, got {text!r}")
     return ActionRequest(action, text)
@@ -153,7 +175,8 @@ class BoardLink:
         self._frames: deque[tuple[float, bool]] = deque(maxlen=600)
         self._health_at = -1e9
         self._evaluation: dict[str, Any] | None = None
-        self._lamp_test_until: float | None = None
+        self._timed_layers: dict[str, float] = {}
+        """Lamp layers the page lit, and when they go dark."""
 
     # -- the server's side (any thread) ----------------------------------------------
 
@@ -185,9 +208,10 @@ class BoardLink:
                 break
             if future.set_running_or_notify_cancel():
                 future.set_result(self._carry_out(request, now))
-        if self._lamp_test_until is not None and now >= self._lamp_test_until:
-            self._lamp_test_until = None
-            self.board.hardware.scene.clear(LAMP_TEST_LAYER)
+        for layer, until in list(self._timed_layers.items()):
+            if now >= until:
+                del self._timed_layers[layer]
+                self.board.hardware.scene.clear(layer)
         self._publish_state()
         if self.clock() - self._health_at >= HEALTH_SECONDS:
             self._publish_health(now)
@@ -230,11 +254,44 @@ class BoardLink:
         elif name is ActionName.EVAL:
             return ActionResult(True, self.evaluator.start(referee.current))
         elif name is ActionName.LAMP_TEST:
-            lamps = self.board.hardware.layout.names
-            self.board.hardware.scene.show(LAMP_TEST_LAYER, Chase(lamps, tail=3), priority=200)
-            self._lamp_test_until = now + LAMP_TEST_SECONDS
+            self._light(LAMP_TEST_LAYER, self.board.hardware.layout.names, now, LAMP_TEST_SECONDS)
             return ActionResult(True, f"lamp test: every lamp in turn for {LAMP_TEST_SECONDS:g} s")
+        elif name is ActionName.SHOW_MOVE:
+            assert value is not None
+            record, ply = value.rsplit(":", 1)
+            try:
+                move, size = recorded_move(self.records, record, int(ply))
+            except (SurakartaError, OSError, ValueError) as error:
+                return ActionResult(False, str(error))
+            if size != self.board.hardware.layout.size:
+                return ActionResult(False, f"{record} was played on a {size}x{size} board")
+            lamps = lamps_for_move(self.board.hardware.layout, move)
+            self._light(SHOW_MOVE_LAYER, tuple(lamps), now, SHOW_MOVE_SECONDS)
+            return ActionResult(True, f"move {ply} of the game, {move.name}, on the lamps")
+        elif name is ActionName.MATCH:
+            assert value is not None
+            return self._match(session, value)
         return ActionResult(True, session.last_message)
+
+    def _light(self, layer: str, lamps: tuple[str, ...], now: float, seconds: float) -> None:
+        """Run a chase along ``lamps`` above every game layer for ``seconds``."""
+        self.board.hardware.scene.show(layer, Chase(lamps, tail=3), priority=200)
+        self._timed_layers[layer] = now + seconds
+
+    def _match(self, session: BoardSession, value: str) -> ActionResult:
+        referee = session.referee
+        game = referee.current
+        if game.moves and not game.is_over:
+            return ActionResult(False, "finish or end the game first (press new)")
+        if value == "off":
+            referee.match = None
+            self._save(session)
+            return ActionResult(True, "no match: single games")
+        first, second, games = (part.strip() for part in value.split(","))
+        rules = MatchRules(games=int(games), pieces_per_side=2 * referee.position.size)
+        referee.match = Match(first, second, rules)
+        self._save(session)
+        return ActionResult(True, f"match of {games} games: {first} plays red first")
 
     def _variant(self, session: BoardSession, variant: Variant, now: float) -> ActionResult:
         referee = session.referee

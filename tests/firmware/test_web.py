@@ -311,3 +311,46 @@ def test_finished_games_are_listed_downloaded_and_replayed(board: ServedBoard) -
     assert plies[1]["pieces"]["c3"] == "red" and "b2" not in plies[1]["pieces"]
     for name in ("journal.json", "..%2Fjournal.json", "game-x.txt", path.name + ".bak"):
         assert board.request("GET", f"/api/games/{name}")[0] == 404, name
+
+
+def test_a_recorded_move_is_shown_on_the_lamps_for_a_while(board: ServedBoard) -> None:
+    game = Game(Variant.STANDARD)
+    for move in ("b2-c3", "e5-d4", "c3-b2"):
+        game.play(move)
+    game.end_by_agreement()
+    journal = board.board.journal
+    path = journal.archive(SessionState(game, None, 5))
+    status, answer = board.act("show-move", f"{path.name}:2")
+    assert status == 200 and "e5-d4" in answer["message"]
+    state = board.wait_for(lambda s: any(x["layer"] == "replay" for x in s["lamps"]), "lamps")
+    lit = next(layer for layer in state["lamps"] if layer["layer"] == "replay")
+    assert lit["lamps"] == ["e5", "d4"] and lit["effect"] == "chase"
+    assert board.act("show-move", f"{path.name}:9")[0] == 409
+    assert board.act("show-move", "journal.json:1")[0] == 400
+    with board.lock:
+        board.board.t += 10.0  # the chase ends by itself
+    board.wait_for(lambda s: not s["lamps"], "the lamps dark again")
+
+
+def test_lamp_test_runs_every_lamp_and_ends(board: ServedBoard) -> None:
+    assert board.act("lamp-test")[0] == 200
+    state = board.wait_for(lambda s: s["lamps"], "the lamp test")
+    assert state["lamps"][0]["lamps"] == list(board.board.hardware.layout.names)
+    with board.lock:
+        board.board.t += 10.0
+    board.wait_for(lambda s: not s["lamps"], "the lamps dark again")
+
+
+def test_match_settings_between_games(board: ServedBoard, tmp_path: Path) -> None:
+    status, answer = board.act("match", "Ana,Budi,4")
+    assert status == 200 and "Ana plays red first" in answer["message"]
+    match = board.state()["match"]
+    assert match["players"] == ["Ana", "Budi"] and match["totals"] == {"Ana": 0, "Budi": 0}
+    assert json.loads((tmp_path / "journal.json").read_text())["match"]["games"] == 4
+    for value in ("Ana,Ana,2", "Ana,Budi,0", "Ana,Budi", ",Budi,2", "x" * 50):
+        assert board.act("match", value)[0] == 400, value
+    with board.lock:
+        board.board.move("b2-c3")
+    board.wait_for(lambda s: s["moves"], "the move")
+    assert board.act("match", "off")[0] == 409
+    assert board.state()["match"]["players"] == ["Ana", "Budi"]

@@ -216,6 +216,7 @@ function drawReplay() {
   drawPath("lit-path", ply.path, "");
   $("replay-title").textContent = `${replayGame.variant}, ${replayGame.result}: ` +
     (ply.move ? `move ${replayIndex} ${ply.move}` : "start") + `, ${ply.turn} to move`;
+  $("replay-lamps").disabled = replayIndex === 0;
 }
 
 function stepReplay(to) {
@@ -291,6 +292,15 @@ function start() {
   $("replay-next").addEventListener("click", () => stepReplay(replayIndex + 1));
   $("replay-last").addEventListener("click", () => stepReplay(Infinity));
   $("replay-close").addEventListener("click", closeReplay);
+  $("replay-lamps").addEventListener("click", () => {
+    if (replayIndex > 0) act("show-move", `${replayGame.name}:${replayIndex}`);
+  });
+  $("match-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    act("match", [$("match-first").value, $("match-second").value, $("match-games").value]
+      .map((part) => part.trim().replace(/,/g, " ")).join(","));
+  });
+  $("match-off").addEventListener("click", () => act("match", "off"));
   connect();
 }
 

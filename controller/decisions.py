@@ -132,7 +132,23 @@ class EngineAnswered:
     """The move it chose."""
 
 
-Input = BoardSeen | Pressed | EngineAnswered
+@dataclass(frozen=True, slots=True)
+class SetLevel:
+    """The players choose the computer's strength."""
+
+    level: int
+    """1 (weakest) to 10."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetMode:
+    """The players choose two-player play or a side for the computer."""
+
+    computer: Color | None
+    """The computer's side, or None for two players."""
+
+
+Input = BoardSeen | Pressed | EngineAnswered | SetLevel | SetMode
 
 
 # -- outputs: commands for the edges ------------------------------------------------
@@ -290,6 +306,14 @@ class ModeChanged:
     """The computer's side, or None for two players."""
 
 
+@dataclass(frozen=True, slots=True)
+class LevelChanged:
+    """The computer plays at another strength from now on."""
+
+    level: int
+    """1 (weakest) to 10."""
+
+
 Decision = (
     Light
     | Clear
@@ -307,4 +331,5 @@ Decision = (
     | AgreementTakenBack
     | NewGame
     | ModeChanged
+    | LevelChanged
 )

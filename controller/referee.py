@@ -33,6 +33,7 @@ from controller.decisions import (
     Illegal,
     Input,
     Layer,
+    LevelChanged,
     Lifted,
     Light,
     ModeChanged,
@@ -42,10 +43,13 @@ from controller.decisions import (
     Purpose,
     Restored,
     Say,
+    SetLevel,
+    SetMode,
     Sound,
     Think,
     Undone,
 )
+from controller.engine.levels import BadLevel
 from controller.game import Endings, Game, Outcome, Winner
 from controller.geometry import Point, Station, bit, point_name, points_of
 from controller.match import Match, MatchGame
@@ -148,6 +152,10 @@ class Referee:
             return self._board(event.reading)
         if isinstance(event, Pressed):
             return self._press(event.button)
+        if isinstance(event, SetLevel):
+            return self._set_level(event.level)
+        if isinstance(event, SetMode):
+            return self.set_mode(event.computer)
         return self._engine(event)
 
     def start(self) -> list[Decision]:
@@ -458,6 +466,12 @@ class Referee:
     def _next_mode(self) -> list[Decision]:
         index = MODE_CYCLE.index(self.computer)
         return self.set_mode(MODE_CYCLE[(index + 1) % len(MODE_CYCLE)])
+
+    def _set_level(self, number: int) -> list[Decision]:
+        if not 1 <= number <= FULL_STRENGTH:
+            raise BadLevel(f"invalid level: {number!r} (expected 1 to {FULL_STRENGTH})")
+        self.level = number
+        return [LevelChanged(number)]
 
     def set_mode(self, computer: Color | None) -> list[Decision]:
         """Play against the computer on ``computer``'s side, or two players (None)."""

@@ -25,6 +25,7 @@ from controller.decisions import (
     HintShown,
     Illegal,
     Input,
+    LevelChanged,
     Lifted,
     Light,
     ModeChanged,
@@ -52,11 +53,12 @@ EventSink = Callable[[dict[str, Any]], None]
 DecisionObserver = Callable[[Decision], None]
 """Takes every decision of the referee, typed, once the session has carried it out."""
 
-JOURNALED = (Accepted, Undone, NewGame, ModeChanged, GameEnded, AgreementTakenBack)
-"""Decisions after which the journal is written: everything a restart must know.
+SUPERSEDING = (Accepted, Undone, NewGame, ModeChanged, GameEnded, AgreementTakenBack)
+"""Decisions after which the referee no longer waits for what it asked the engine
+before them: the engine stops that search at once."""
 
-They also drop what the engine was asked before them: the referee no longer waits
-for that answer, so the engine stops searching at once."""
+JOURNALED = (*SUPERSEDING, LevelChanged)
+"""Decisions after which the journal is written: everything a restart must know."""
 
 
 def _names(stations: tuple[Station, ...] | list[int]) -> list[str]:
@@ -110,6 +112,8 @@ def event_of(decision: Decision, layout: LampLayout) -> dict[str, Any] | None:
         return {"type": "resumed"}
     if isinstance(decision, NewGame):
         return {"type": "new_game", "variant": decision.variant.value}
+    if isinstance(decision, LevelChanged):
+        return {"type": "level", "level": decision.level}
     if isinstance(decision, ModeChanged):
         computer = decision.computer
         return {"type": "mode", "computer": None if computer is None else computer.word}
@@ -180,8 +184,9 @@ class BoardSession:
         The journal is written first: once a lamp or a sound confirms a move, the
         move is on the disk, so a power cut right after loses nothing.
         """
-        if any(isinstance(d, JOURNALED) for d in decisions):
+        if any(isinstance(d, SUPERSEDING) for d in decisions):
             self.outputs.engine.cancel()
+        if any(isinstance(d, JOURNALED) for d in decisions):
             self._save()
         for decision in decisions:
             record = event_of(decision, self.outputs.layout)

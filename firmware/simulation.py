@@ -16,7 +16,15 @@ import numpy as np
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from controller import Color, Move, Position, Variant, start_position
-from controller.decisions import BoardSeen, Button, ComputerChose, Decision, HintShown
+from controller.decisions import (
+    BoardSeen,
+    Button,
+    ComputerChose,
+    Decision,
+    HintShown,
+    SetLevel,
+    SetMode,
+)
 from controller.engine.service import EngineService, ImmediateEngine
 from controller.geometry import Point, bit, geometry, point_name, point_xy
 from controller.reading import BoardReading
@@ -392,10 +400,10 @@ class Simulation:
                 raise BadScenario(f"line {line}: the variant must come before the first move")
             self._change_variant(step.variant, line)
         elif action is Action.MODE:
-            self.session.apply(self.referee.set_mode(step.color))
+            self.session.feed(SetMode(step.color), self.t)
             self.session.poll_engine(self.t)
         elif action is Action.LEVEL:
-            self.referee.level = int(step.number)
+            self.session.feed(SetLevel(int(step.number)), self.t)
         elif action is Action.MOVE:
             self.move(points[0], points[1], line)
         elif action is Action.CAPTURE:

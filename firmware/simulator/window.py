@@ -30,6 +30,8 @@ from controller.decisions import (
     Illegal,
     Lifted,
     Restored,
+    SetLevel,
+    SetMode,
     Sound,
     Undone,
 )
@@ -185,9 +187,9 @@ class SimulatorWindow:
         )
         simulation = self.simulation
         try:
-            simulation.referee.level = options.level
+            simulation.session.feed(SetLevel(options.level), simulation.t)
             if options.computer is not None:
-                simulation.session.apply(simulation.referee.set_mode(options.computer))
+                simulation.session.feed(SetMode(options.computer), simulation.t)
             if options.scenario is not None:
                 simulation.run(parse_scenario(options.scenario.read_text(encoding="utf-8")))
         except BaseException:
@@ -260,7 +262,8 @@ class SimulatorWindow:
             simulation.push(PIN_BUTTONS[name])
             self.notice = f"pressed {name}"
         elif name in ("level-", "level+"):
-            referee.level = min(10, max(1, referee.level + (1 if name == "level+" else -1)))
+            step = 1 if name == "level+" else -1
+            simulation.session.feed(SetLevel(min(10, max(1, referee.level + step))), self.now)
             self.notice = f"level {referee.level}"
         elif name == "eval":
             self.evaluation.start(referee.current)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from controller import (
     BoardReading,
     Color,
@@ -26,17 +28,22 @@ from controller.decisions import (
     GameEnded,
     HintShown,
     Illegal,
+    LevelChanged,
     Lifted,
     Light,
+    ModeChanged,
     NewGame,
     PlaySound,
     Pressed,
     Purpose,
     Restored,
+    SetLevel,
+    SetMode,
     Sound,
     Think,
     Undone,
 )
+from controller.engine.levels import BadLevel
 from controller.geometry import parse_point
 from controller.match import Match, MatchRules
 from controller.position import Position, start_position
@@ -252,6 +259,20 @@ def test_mode_button_cycles_and_asks_the_computer_when_it_is_its_turn() -> None:
     assert referee.computer is Color.RED and of_type(second, Think)
     referee.handle(Pressed(Button.MODE))
     assert referee.computer is None
+
+
+def test_level_and_mode_are_inputs_and_their_changes_are_decisions() -> None:
+    referee = Referee()
+    ready(referee)
+    assert referee.handle(SetLevel(3)) == [LevelChanged(3)]
+    assert referee.level == 3
+    with pytest.raises(BadLevel, match="invalid level: 11"):
+        referee.handle(SetLevel(11))
+    assert referee.level == 3
+    decisions = referee.handle(SetMode(Color.RED))
+    assert of_type(decisions, ModeChanged) == [ModeChanged(Color.RED)]
+    think = of_type(decisions, Think)
+    assert think and think[0].level == 3, "the computer, to move, thinks at the new level"
 
 
 def test_danger_display_blinks_pieces_the_opponent_can_capture() -> None:

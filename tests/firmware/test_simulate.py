@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from controller import Color
 from firmware.cli import main
 from firmware.journal import Journal
 from firmware.scenario import BadScenario, parse_scenario
@@ -161,3 +162,19 @@ def test_an_agreement_taken_back_leaves_no_record(tmp_path: Path) -> None:
         assert list(games.iterdir()) == [], "no record says the game ended"
     finally:
         simulation.close()
+
+
+def test_a_level_and_mode_change_is_journaled_like_a_move(tmp_path: Path) -> None:
+    events: list[dict[str, Any]] = []
+    journal = Journal(tmp_path / "journal.json")
+    options = SimulationOptions(hands=False)
+    simulation = Simulation(events.append, options, journal=journal)
+    try:
+        simulation.run(parse_scenario("level 3\nmode computer black\n"))
+    finally:
+        simulation.close()
+        journal.close()
+    assert [event["level"] for event in of_type(events, "level")] == [3]
+    saved = Journal(tmp_path / "journal.json").load()
+    assert saved is not None and (saved.level, saved.computer) == (3, Color.BLACK)
+

@@ -24,6 +24,7 @@ from controller.decisions import BoardSeen, Layer
 from controller.engine.service import BackgroundEngine
 from controller.errors import SurakartaError
 from controller.geometry import FILES, point_name
+from controller.match import Match
 from controller.position import start_position
 from controller.referee import Referee
 from controller.variants import Variant
@@ -95,6 +96,12 @@ def _open_hardware(
     for warning in caught:
         log.warning("%s", warning.message)
     return hardware
+
+
+def _fresh(match: Match | None) -> Match | None:
+    """A new match of the config's players and rules: the referee scores games into it,
+    and the config, a frozen record of the file, stays as it was read."""
+    return None if match is None else Match(match.first, match.second, match.rules)
 
 
 @dataclass
@@ -171,7 +178,7 @@ class BoardApp:
             endings=config.game.endings,
             show_danger=config.game.show_danger,
             game=saved.game if saved else None,
-            match=saved.match if saved else config.match,
+            match=saved.match if saved else _fresh(config.match),
         )
         if saved is not None:
             referee.computer, referee.level = saved.computer, saved.level

@@ -326,3 +326,22 @@ def test_a_corrupt_calibration_file_at_start_leaves_no_engine_and_no_pins_taken(
     app = BoardApp(_config(tmp_path), factory, FakeClock(), FlakyCameras(["ok"], start_position()))
     app.close()
 
+
+
+@pytest.mark.slow
+def test_a_match_is_scored_without_changing_the_config(tmp_path: Path) -> None:
+    path = tmp_path / "board.toml"
+    path.write_text('[camera]\nsource = "synthetic"\n[journal]\npath = "journal.json"\n'
+                    '[match]\nplayers = ["Ana", "Ben"]\ngames = 2\n')
+    config = load_config(path)
+    assert config.match is not None
+    app = BoardApp(config, MockFactory(pin_class=MockPWMPin), FakeClock(),
+                   FlakyCameras(["ok"], start_position()))
+    try:
+        referee = app.session.referee
+        assert referee.match is not None and referee.match is not config.match
+        referee.match.record(referee.current.end_by_agreement())
+        assert len(referee.match.games) == 1
+    finally:
+        app.close()
+    assert config.match.games == [], "the config is as it was read"

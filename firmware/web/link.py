@@ -30,7 +30,7 @@ from controller.variants import Variant
 from firmware.board import BoardSession
 from firmware.web.evaluation import Evaluator
 from firmware.web.games import recorded_move
-from firmware.web.snapshot import MODE_NAMES, board_state
+from firmware.web.snapshot import LAMP_TEST_LAYER, MODE_NAMES, REPLAY_LAYER, board_state
 from hardware.build import Hardware
 from hardware.effects import Chase
 from hardware.lamps import lamps_for_move
@@ -47,10 +47,8 @@ FRAME_WINDOW_SECONDS = 5.0
 """The camera rate and the read rate are measured over this many seconds."""
 LAMP_TEST_SECONDS = 6.0
 """How long the lamp test runs its chase through every lamp."""
-LAMP_TEST_LAYER = "lamp-test"
 SHOW_MOVE_SECONDS = 8.0
 """How long a replayed move's path stays lit on the board."""
-SHOW_MOVE_LAYER = "replay"
 MATCH_VALUE = re.compile(r"([^,]{1,20}),([^,]{1,20}),([0-9]{1,2})")
 """A match's settings from the page: ``first,second,games``."""
 SHOW_MOVE_VALUE = re.compile(r"(game-[0-9-]{15,20}\.txt):([0-9]{1,4})")
@@ -139,10 +137,13 @@ def parse_action(name: str, value: object) -> ActionRequest:
 
 
 class Board(Protocol):
-    """What the link needs of a running board (``BoardApp`` and ``Simulation`` have it)."""
+    """What the link needs of a running board (a ``Pipeline``, a ``Simulation``)."""
 
-    session: BoardSession
-    hardware: Hardware
+    @property
+    def session(self) -> BoardSession: ...
+
+    @property
+    def hardware(self) -> Hardware: ...
 
 
 Listener = Callable[[str, str], None]
@@ -266,7 +267,7 @@ class BoardLink:
             if size != self.board.hardware.layout.size:
                 return ActionResult(False, f"{record} was played on a {size}x{size} board")
             lamps = lamps_for_move(self.board.hardware.layout, move)
-            self._light(SHOW_MOVE_LAYER, tuple(lamps), now, SHOW_MOVE_SECONDS)
+            self._light(REPLAY_LAYER, tuple(lamps), now, SHOW_MOVE_SECONDS)
             return ActionResult(True, f"move {ply} of the game, {move.name}, on the lamps")
         elif name is ActionName.MATCH:
             assert value is not None

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.decisions import Layer
 from controller.geometry import geometry, point_name
 from controller.match import Match
 from controller.position import Color
-from controller.referee import COMPUTER, DANGER, FIX, HINT, LAST, LIFT, RESULT
 from controller.variants import Variant
 from firmware.board import BoardSession
 from firmware.web.drawing import move_path
@@ -22,18 +22,25 @@ from hardware.effects import Blink, Chase, Pulse
 from hardware.effects import Effect as LampEffect
 from hardware.scene import LedScene
 
+LAMP_TEST_LAYER = "lamp-test"
+"""The page's lamp test: every lamp in chain order."""
+REPLAY_LAYER = "replay"
+"""A move of a finished game, replayed on the board from the page."""
+
 LAYER_MEANINGS = {
-    FIX: "put these points right: they differ from the game",
-    LIFT: "where the lifted piece can go",
-    COMPUTER: "the computer's move: carry it out on the board",
-    HINT: "the engine's hint",
-    LAST: "the last capture's path",
-    DANGER: "pieces the opponent can capture next",
-    RESULT: "the game is over: the winner's pieces",
-    "trouble": "the camera cannot see the board: see health",
-    "doubt": "a piece between points: centre it",
+    Layer.TROUBLE: "the camera cannot see the board: see health",
+    Layer.DOUBT: "a piece between points: centre it",
+    Layer.FIX: "put these points right: they differ from the game",
+    Layer.LIFT: "where the lifted piece can go",
+    Layer.COMPUTER: "the computer's move: carry it out on the board",
+    Layer.HINT: "the engine's hint",
+    Layer.LAST: "the last capture's path",
+    Layer.DANGER: "pieces the opponent can capture next",
+    Layer.RESULT: "the game is over: the winner's pieces",
+    LAMP_TEST_LAYER: "the lamp test: every lamp in chain order",
+    REPLAY_LAYER: "a move of a finished game, replayed",
 }
-"""What each lamp layer tells the players (layers are named by the referee and the app)."""
+"""What each lamp layer tells the players (the page's own layers included)."""
 
 MODE_NAMES: dict[Color | None, str] = {
     None: "two-player",

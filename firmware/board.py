@@ -192,26 +192,30 @@ class BoardSession:
             record = event_of(decision, self.outputs.layout)
             if record is not None:
                 self._emit(record)
-            if isinstance(decision, Light):
-                effect = lamp_effect(self.outputs.layout, decision)
-                self.outputs.scene.show(decision.layer, effect, priority=decision.layer.priority)
-            elif isinstance(decision, Clear):
-                self.outputs.scene.clear(decision.layer)
-            elif isinstance(decision, PlaySound) and self.outputs.play_sound is not None:
-                self.outputs.play_sound(decision.sound)
-            elif isinstance(decision, Think):
-                self.outputs.engine.submit(decision)
-            elif isinstance(decision, Say):
-                self.last_message = decision.text
-                log.info("%s", decision.text)
-            elif isinstance(decision, GameEnded):
-                self._archive()
-            elif isinstance(decision, Undone | AgreementTakenBack):
-                self._withdraw_record()
-            elif isinstance(decision, NewGame):
-                self._record = None
+            self._carry_out(decision)
             for observe in self.outputs.observers:
                 observe(decision)
+
+    def _carry_out(self, decision: Decision) -> None:
+        """What a decision asks of the lamps, the buzzer, the engine and the records."""
+        if isinstance(decision, Light):
+            effect = lamp_effect(self.outputs.layout, decision)
+            self.outputs.scene.show(decision.layer, effect, priority=decision.layer.priority)
+        elif isinstance(decision, Clear):
+            self.outputs.scene.clear(decision.layer)
+        elif isinstance(decision, PlaySound) and self.outputs.play_sound is not None:
+            self.outputs.play_sound(decision.sound)
+        elif isinstance(decision, Think):
+            self.outputs.engine.submit(decision)
+        elif isinstance(decision, Say):
+            self.last_message = decision.text
+            log.info("%s", decision.text)
+        elif isinstance(decision, GameEnded):
+            self._archive()
+        elif isinstance(decision, Undone | AgreementTakenBack):
+            self._withdraw_record()
+        elif isinstance(decision, NewGame):
+            self._record = None
 
     def _save(self) -> None:
         if self.outputs.journal is None:

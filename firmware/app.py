@@ -135,8 +135,12 @@ class BoardApp:
         *,
         observers: Sequence[DecisionObserver] = (),
         services: Sequence[Service] = (),
+        on_step: Callable[[float, FrameReading | None, Any], None] | None = None,
     ) -> None:
         self.config = config
+        self.on_step = on_step
+        """Called at the end of every pass with the time, the frame's reading and the frame
+        (the companion page carries out its actions there, on the loop's thread)."""
         self.clock = clock
         variant = config.game.variant
         self.open_camera = camera or (lambda: open_camera(config.camera, variant.size))
@@ -281,6 +285,7 @@ class BoardApp:
         """One pass of the loop: a frame, button presses, engine answers."""
         now = self.clock()
         frame = self._camera_frame(now)
+        reading: FrameReading | None = None
         if frame is not None:
             reading = self.reader.read(frame)
             if reading.status in (ReadStatus.NO_BOARD, ReadStatus.BOARD_MOVED):
@@ -299,6 +304,8 @@ class BoardApp:
             if stable is not None:
                 self.session.feed(BoardSeen(stable), now)
         self.pipeline.deliver(now)
+        if self.on_step is not None:
+            self.on_step(now, reading, frame)
 
     def run(self) -> int:
         """Run until stopped; every lamp is dark afterwards."""

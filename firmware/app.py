@@ -36,6 +36,7 @@ from hardware.build import Hardware, build_hardware
 from hardware.buttons import ButtonName
 from hardware.config import HardwareConfig
 from hardware.effects import Blink
+from hardware.gpio import PinFactory
 from vision.calibrate import Calibration, calibrate, load_calibration
 from vision.config import VisionConfig
 from vision.errors import CameraLost, CameraUnavailable
@@ -77,7 +78,7 @@ def open_camera(camera: CameraConfig, board_size: int) -> FrameSource:
 
 def _open_hardware(
     config: HardwareConfig,
-    pin_factory: Any,
+    pin_factory: PinFactory | None,
     on_press: Callable[[ButtonName], None],
     clock: Callable[[], float],
 ) -> Hardware:
@@ -129,7 +130,7 @@ class BoardApp:
     def __init__(
         self,
         config: Config,
-        pin_factory: Any = None,
+        pin_factory: PinFactory | None = None,
         clock: Callable[[], float] = time.monotonic,
         camera: Callable[[], FrameSource] | None = None,
         *,

@@ -51,8 +51,8 @@ def generation(pieces: int, table: Tablebase) -> bool:
 
 def exactness(table: Tablebase, count: int, horizon: int, seed: int) -> bool:
     rng = random.Random(seed)
-    per_size = count // 3
-    positions = [p for pieces in (2, 3, 4) for p in random_positions(per_size, pieces, rng)]
+    sizes = {2: count // 3, 3: count // 3, 4: count - 2 * (count // 3)}
+    positions = [p for pieces, n in sizes.items() for p in random_positions(n, pieces, rng)]
     started = time.monotonic()
     wrong = verify(table, positions, horizon, Variant.STANDARD)
     kinds = Counter(stored(table, p).result.value for p in positions)

@@ -30,6 +30,8 @@ import sys
 import time
 from collections.abc import Callable
 
+from strength import middle_game_positions  # benchmarks/ is the script's folder
+
 from controller.baselines import GreedyPlayer
 from controller.engine.search import think
 from controller.game import Game, Winner
@@ -40,20 +42,6 @@ PI_RATIOS = {"Raspberry Pi 4": 3.5, "Raspberry Pi Zero 2 W": 9.0}
 FLOOR = 0.95
 
 Chooser = Callable[[Game], Move]
-
-
-def positions(count: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    found: list[Position] = []
-    while len(found) < count:
-        game = Game()
-        for _ in range(rng.randint(12, 30)):
-            if game.is_over:
-                break
-            game.play(rng.choice(game.legal_moves()))
-        if not game.is_over and len(game.legal_moves()) > 1:
-            found.append(game.position)
-    return found
 
 
 def nodes_per_second(sample: list[Position], seconds: float) -> float:
@@ -118,7 +106,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20, help="games a match (default 20)")
     parser.add_argument("--seconds", type=float, default=1.0, help="a Pi's time a move (1)")
     args = parser.parse_args()
-    rate = nodes_per_second(positions(10, seed=2024), 0.5)
+    rate = nodes_per_second(middle_game_positions(10, seed=2024), 0.5)
     print(f"here: {rate:,.0f} nodes/s of processor time (median of 10 middle-game positions)")
     here = engine(int(rate * 0.1), None)
     greedy = GreedyPlayer(seed=1)

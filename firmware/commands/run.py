@@ -99,7 +99,14 @@ def _board(args: argparse.Namespace) -> int:
 
         logging.getLogger(__name__).info("no [hardware] section: lamps and buttons on mock pins")
         pin_factory = mock_factory()
-    app = BoardApp(config, pin_factory)
+    web = None
+    if config.web is not None:
+        from firmware.web.service import WebService
+        from firmware.web.token import token_path
+
+        web = WebService(config.web.address, config.web.port, token_path(config.journal))
+    app = BoardApp(config, pin_factory, services=() if web is None else (web,),
+                   on_step=None if web is None else web.pump)
     install_signal_handlers(app)
     if args.exit_after is not None:
         timer = threading.Timer(args.exit_after, app.stop.set)

@@ -37,6 +37,9 @@ def add_arguments(parser: ArgumentAdder) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the camera scene and engine")
     parser.add_argument("--scenario", type=Path, metavar="FILE",
                         help="play a scenario (surakarta simulate format) before taking over")
+    parser.add_argument("--web", type=int, metavar="PORT",
+                        help="serve the companion page on this port of 127.0.0.1 "
+                             "(actions need the token of surakarta web-token)")
 
 
 def options_from(args: argparse.Namespace) -> WindowOptions:
@@ -54,6 +57,7 @@ def options_from(args: argparse.Namespace) -> WindowOptions:
         exit_after=args.exit_after,
         seed=args.seed,
         scenario=args.scenario,
+        web_port=args.web,
     )
 
 

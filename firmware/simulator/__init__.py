@@ -17,6 +17,8 @@ from firmware.simulator.options import CameraPreset, SimulatorError, WindowOptio
 if TYPE_CHECKING:
     import pygame
 
+    from firmware.web.service import WebService
+
 __all__ = ["CameraPreset", "SimulatorError", "WindowOptions", "is_headless", "run_window"]
 
 
@@ -61,7 +63,8 @@ def run_window(options: WindowOptions) -> int:
     try:
         pygame.display.set_caption("Surakarta board simulator")
         screen = pygame.display.set_mode(WINDOW_SIZE)
-        window = SimulatorWindow(options, threaded=True, audio=not headless)
+        window = SimulatorWindow(options, threaded=True, audio=not headless,
+                                 web=companion_page(options.web_port))
         try:
             run_loop(window, screen, options.exit_after)
             if options.screenshot is not None:
@@ -71,6 +74,17 @@ def run_window(options: WindowOptions) -> int:
     finally:
         pygame.quit()
     return 0
+
+
+def companion_page(port: int | None) -> WebService | None:
+    """The companion page on ``port`` of 127.0.0.1 (its token beside the default journal)."""
+    if port is None:
+        return None
+    from firmware.config import load_config
+    from firmware.web.service import WebService
+    from firmware.web.token import token_path
+
+    return WebService("127.0.0.1", port, token_path(load_config(None).journal))
 
 
 def save_screenshot(surface: pygame.Surface, path: os.PathLike[str] | str) -> None:

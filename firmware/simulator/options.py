@@ -61,12 +61,16 @@ class WindowOptions:
     """Window frames per second aimed at."""
     think_seconds: float = 1.0
     """The computer's thinking time per move (its level may cap it)."""
+    web_port: int | None = None
+    """Serve the companion page on this port of 127.0.0.1 beside the window (None: not)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.level <= 10:
             raise BadOption(f"invalid level: {self.level!r} (expected 1 to 10)")
         if self.exit_after is not None and self.exit_after < 0:
             raise BadOption(f"invalid exit time: {self.exit_after!r} (expected 0 or more)")
+        if self.web_port is not None and not 1 <= self.web_port <= 65535:
+            raise BadOption(f"invalid web port: {self.web_port!r} (expected 1 to 65535)")
         if self.camera_fps <= 0 or self.window_fps <= 0:
             raise BadOption(
                 f"invalid frame rate: {min(self.camera_fps, self.window_fps)!r} "

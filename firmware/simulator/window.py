@@ -14,7 +14,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -55,6 +55,9 @@ from vision.config import VisionConfig
 from vision.errors import CalibrationFailed
 from vision.reader import BoardReader
 from vision.render import Scene, render
+
+if TYPE_CHECKING:
+    from firmware.web.service import WebService
 
 log = logging.getLogger(__name__)
 
@@ -158,8 +161,11 @@ class SimulatorWindow:
         threaded: bool = True,
         audio: bool = True,
         engine: Callable[[], EngineService] | None = None,
+        web: WebService | None = None,
     ) -> None:
         self.options = options
+        self.web = web
+        """The companion page served beside the window (``--web``), pumped every update."""
         self.layout = Layout.for_size(options.variant.size)
         self.events: list[dict[str, Any]] = []
         """Every event of the session (accepted, illegal, hint, leds ...), oldest first."""
@@ -184,6 +190,7 @@ class SimulatorWindow:
         self.simulation = Simulation(
             self.events.append, simulation_options, options.variant,
             pin_factory=factory, engine=engine, observers=(self._observe,),
+            services=() if web is None else (web,),
         )
         simulation = self.simulation
         try:
@@ -303,6 +310,8 @@ class SimulatorWindow:
             self._camera_view = None
         simulation.t = now
         simulation.refresh_lamps()
+        if self.web is not None:
+            self.web.pump(now, None if shot is None else shot.reading)
 
     def advance(self, seconds: float, step: float = 0.1) -> None:
         """Let ``seconds`` pass in steps of ``step`` (for scripted use and tests)."""

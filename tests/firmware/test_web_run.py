@@ -137,3 +137,33 @@ def test_run_without_a_web_section_listens_nowhere(tmp_path: Path) -> None:
         stop(process)
     assert process.returncode == 0
     assert not (tmp_path / "state" / "web-token").exists()
+
+
+def test_simulator_serves_the_page_off_screen_and_takes_a_hint(tmp_path: Path) -> None:
+    port = free_port()
+    process = start(["simulator", "--web", str(port), "--exit-after", "40"], tmp_path)
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        wait_for_state(base, process)
+        token = (tmp_path / ".local/state/surakarta/web-token").read_text().strip()
+        status, body = get(base + "api/action/hint", {"X-Board-Token": token}, b"")
+        assert status == 200, body
+        end = time.monotonic() + WAIT_SECONDS
+        while time.monotonic() < end:
+            state = json.loads(get(base + "api/state")[1])
+            if state["lit_move"] is not None:
+                break
+            time.sleep(0.2)
+        assert state["lit_move"]["kind"] == "hint"
+        assert any(layer["layer"] == "hint" for layer in state["lamps"])
+    finally:
+        stop(process)
+    assert process.returncode == 0
+
+
+def test_simulator_refuses_a_port_out_of_range(tmp_path: Path) -> None:
+    process = start(["simulator", "--web", "70000", "--exit-after", "1"], tmp_path)
+    _, error = process.communicate(timeout=WAIT_SECONDS)
+    assert process.returncode == 2
+    assert error.decode().strip() == (
+        "surakarta simulator: invalid web port: 70000 (expected 1 to 65535)")

@@ -23,7 +23,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Protocol
 
-from controller.decisions import Button, Pressed
+from controller.decisions import Button, Pressed, SetLevel, SetMode
 from controller.errors import SurakartaError
 from controller.match import Match, MatchRules
 from controller.variants import Variant
@@ -242,13 +242,12 @@ class BoardLink:
         name, value = request.name, request.value
         log.info("page action: %s%s", name.value, "" if value is None else f" {value}")
         if name is ActionName.MODE and value is not None:
-            session.apply(referee.set_mode(MODES[value]))
+            session.feed(SetMode(MODES[value]), now)
         elif name in BUTTONS:
             session.feed(Pressed(BUTTONS[name]), now)
         elif name is ActionName.LEVEL:
             assert value is not None
-            referee.level = int(value)
-            self._save(session)
+            session.feed(SetLevel(int(value)), now)
             return ActionResult(True, f"level {referee.level}")
         elif name is ActionName.VARIANT:
             return self._variant(session, Variant(value), now)

@@ -9,6 +9,7 @@ let state = null;
 let replayGame = null;
 let replayIndex = 0;
 let cameraTimer = null;
+let replyTimer = null;
 const MODE_WORDS = {
   "two-player": "two players",
   "computer-red": "computer plays red",
@@ -162,6 +163,8 @@ async function act(name, value) {
   try { answer = await response.json(); } catch (error) { answer = {}; }
   reply.textContent = answer.message || answer.error || `${response.status}`;
   reply.className = response.ok ? "reply" : "reply refused";
+  clearTimeout(replyTimer);
+  replyTimer = setTimeout(() => { reply.textContent = ""; }, 6000);
   if (response.status === 401) $("pair-state").textContent = "the token was refused";
 }
 

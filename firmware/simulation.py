@@ -36,11 +36,10 @@ from firmware.scenario import Action, BadScenario, Step
 from hardware.build import Hardware, build_hardware
 from hardware.config import ButtonConfig, HardwareConfig
 from hardware.effects import Blink
-from vision.calibrate import Calibration, calibrate
+from vision.calibrate import calibrate
 from vision.config import VisionConfig
 from vision.reader import BoardReader, FrameReading
 from vision.render import SKIN_TONES, Hand, Scene, render
-from vision.stabiliser import Stabiliser
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,16 +211,6 @@ class Simulation:
         """The vision reading the rendered frames."""
         return self.pipeline.reader
 
-    @property
-    def stabiliser(self) -> Stabiliser:
-        """Readings that hold still long enough."""
-        return self.pipeline.stabiliser
-
-    @property
-    def calibration(self) -> Calibration:
-        """The calibration learnt from the rendered start."""
-        return self.pipeline.calibration
-
     def close(self) -> None:
         """Stop the engine, darken the lamps and release the mock pins."""
         self.pipeline.close()
@@ -260,7 +249,7 @@ class Simulation:
     def step(self, frame: FrameReading) -> None:
         """Everything after the camera, at time ``t``: stabilise, referee, engine, buttons,
         lamps (``t`` is left as it is: a caller in real time sets it)."""
-        stable = self.stabiliser.feed(self.t, frame)
+        stable = self.pipeline.stabiliser.feed(self.t, frame)
         if stable is not None:
             self.session.feed(BoardSeen(stable), self.t)
         self.pipeline.deliver(self.t)

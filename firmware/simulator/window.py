@@ -311,7 +311,8 @@ class SimulatorWindow:
         simulation.t = now
         simulation.refresh_lamps()
         if self.web is not None:
-            self.web.pump(now, None if shot is None else shot.reading)
+            self.web.pump(now, None if shot is None else shot.reading,
+                          view=None if shot is None else shot.view)
 
     def advance(self, seconds: float, step: float = 0.1) -> None:
         """Let ``seconds`` pass in steps of ``step`` (for scripted use and tests)."""

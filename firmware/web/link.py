@@ -166,6 +166,8 @@ class BoardLink:
         """The latest health figures as JSON."""
         self.camera: tuple[Any, Any] | None = None
         """The latest camera frame and its reading (the app's loop sets them)."""
+        self.camera_view: Any = None
+        """Or a picture of them already annotated, RGB (the simulator window's)."""
         self.pages = 0
         """Pages open now (the server keeps it)."""
         journal = board.session.outputs.journal
@@ -192,16 +194,20 @@ class BoardLink:
 
     # -- the loop's side (the board's thread) ----------------------------------------
 
-    def pump(self, now: float, reading: Any = None, frame: Any = None) -> None:
+    def pump(self, now: float, reading: Any = None, frame: Any = None,
+             view: Any = None) -> None:
         """One pass of the board's loop: carry out queued actions, publish what changed.
 
         ``reading`` is the camera frame's vision reading (a ``FrameReading``) when the
-        pass read one, ``frame`` the picture itself (kept for the set-up view).
+        pass read one, ``frame`` the picture itself (kept for the set-up view), or ``view``
+        a picture of it already annotated (RGB).
         """
         if reading is not None:
             self._frames.append((now, bool(reading.is_ok)))
             if frame is not None:
                 self.camera = (frame, reading)
+            if view is not None:
+                self.camera_view = view
         for _ in range(ACTIONS_PER_PASS):
             try:
                 request, future = self._requests.get_nowait()

@@ -244,8 +244,8 @@ class EventsHandler(Base):
 
 class CameraHandler(Base):
     def get(self) -> None:
-        camera = self.link.camera
-        if camera is None:
+        camera, view = self.link.camera, self.link.camera_view
+        if camera is None and view is None:
             self.fail(404, "no camera frame yet")
         # Imported here: OpenCV loads only when someone looks at the camera.
         import cv2
@@ -253,9 +253,12 @@ class CameraHandler(Base):
         from vision.board_model import board_model
         from vision.debug import debug_image
 
-        frame, reading = camera
-        size = self.link.board.session.referee.position.size
-        picture = debug_image(frame, reading, board_model(size), 0.5)
+        if camera is not None:
+            frame, reading = camera
+            size = self.link.board.session.referee.position.size
+            picture = debug_image(frame, reading, board_model(size), 0.5)
+        else:
+            picture = cv2.cvtColor(view, cv2.COLOR_RGB2BGR)
         ok, encoded = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 80])
         if not ok:
             self.fail(500, "could not encode the camera frame")

@@ -47,7 +47,8 @@ class WebService:
             self.link = self.server = None
             server.stop()
 
-    def pump(self, now: float, reading: Any = None, frame: Any = None) -> None:
+    def pump(self, now: float, reading: Any = None, frame: Any = None,
+             view: Any = None) -> None:
         """One pass of the board's loop (see ``BoardLink.pump``); nothing while closed."""
         if self.link is not None:
-            self.link.pump(now, reading, frame)
+            self.link.pump(now, reading, frame, view)

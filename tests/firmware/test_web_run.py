@@ -156,6 +156,8 @@ def test_simulator_serves_the_page_off_screen_and_takes_a_hint(tmp_path: Path) -
             time.sleep(0.2)
         assert state["lit_move"]["kind"] == "hint"
         assert any(layer["layer"] == "hint" for layer in state["lamps"])
+        status, picture = get(base + "api/camera.jpg")
+        assert status == 200 and picture[:2] == b"\xff\xd8"  # the window's camera view
     finally:
         stop(process)
     assert process.returncode == 0

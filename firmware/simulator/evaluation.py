@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from controller.engine.search import describe_score, think
-from controller.errors import SurakartaError
 from controller.game import Game
+from firmware.web.evaluation import evaluate
 
 EVALUATION_SECONDS = 0.7
 """Thinking time for one evaluation."""
@@ -14,22 +13,10 @@ EVALUATION_SECONDS = 0.7
 
 def evaluation_text(game: Game, seconds: float = EVALUATION_SECONDS) -> str:
     """One line: the score for the side to move, the best move and the depth reached."""
-    position = game.position
-    try:
-        result = think(
-            position,
-            game.variant,
-            movetime=seconds,
-            history=tuple(game.positions[:-1]),
-            plies_without_capture=game.plies_without_capture,
-            endings=game.endings,
-        )
-    except SurakartaError as error:
-        return str(error)
-    return (
-        f"{position.turn.word} to move: {describe_score(result.score)}, "
-        f"best {result.move.name} (depth {result.depth})"
-    )
+    view = evaluate(game, seconds)
+    if "best" not in view:
+        return str(view["text"])  # why the engine could not judge the position
+    return f"{view['text']}, best {view['best']} (depth {view['depth']})"
 
 
 class Evaluation:

@@ -29,6 +29,15 @@ def board(tmp_path: Path) -> ServedBoard:
         yield served  # type: ignore[misc]
 
 
+def archive_a_game(board: ServedBoard) -> Path:
+    """A finished game of three moves, saved in the board's records as a game ends."""
+    game = Game(Variant.STANDARD)
+    for move in ("b2-c3", "e5-d4", "c3-b2"):
+        game.play(move)
+    game.end_by_agreement()
+    return board.board.journal.archive(SessionState(game, None, 5))  # type: ignore[no-any-return]
+
+
 def game_of(board: ServedBoard) -> tuple[str, list[str]]:
     state = board.state()
     return state["position"] + " " + state["turn"], state["moves"]
@@ -292,13 +301,7 @@ def test_token_file_is_made_private_and_kept(tmp_path: Path) -> None:
 
 
 def test_finished_games_are_listed_downloaded_and_replayed(board: ServedBoard) -> None:
-    game = Game(Variant.STANDARD)
-    for move in ("b2-c3", "e5-d4", "c3-b2"):
-        game.play(move)
-    game.end_by_agreement()
-    journal = board.board.journal
-    assert journal is not None
-    path = journal.archive(SessionState(game, None, 5))
+    path = archive_a_game(board)
     status, body = board.request("GET", "/api/games")
     games = json.loads(body)
     assert status == 200 and [g["name"] for g in games] == [path.name]
@@ -314,12 +317,7 @@ def test_finished_games_are_listed_downloaded_and_replayed(board: ServedBoard) -
 
 
 def test_a_recorded_move_is_shown_on_the_lamps_for_a_while(board: ServedBoard) -> None:
-    game = Game(Variant.STANDARD)
-    for move in ("b2-c3", "e5-d4", "c3-b2"):
-        game.play(move)
-    game.end_by_agreement()
-    journal = board.board.journal
-    path = journal.archive(SessionState(game, None, 5))
+    path = archive_a_game(board)
     status, answer = board.act("show-move", f"{path.name}:2")
     assert status == 200 and "e5-d4" in answer["message"]
     state = board.wait_for(lambda s: any(x["layer"] == "replay" for x in s["lamps"]), "lamps")

@@ -48,6 +48,8 @@ class Evaluator:
         self.seconds = seconds
         self.latest: dict[str, Any] | None = None
         """The last evaluation (``thinking`` while one is under way)."""
+        self.version = 0
+        """Counts the changes of ``latest``."""
         self._thread: threading.Thread | None = None
 
     @property
@@ -65,6 +67,7 @@ class Evaluator:
         for move in game.moves:
             copy.play(move)
         self.latest = {"position": copy.position.board_string(), "text": "thinking..."}
+        self.version += 1
         self._thread = threading.Thread(target=self._run, args=(copy,), name="web-eval",
                                         daemon=True)
         self._thread.start()
@@ -72,3 +75,4 @@ class Evaluator:
 
     def _run(self, game: Game) -> None:
         self.latest = evaluate(game, self.seconds)
+        self.version += 1

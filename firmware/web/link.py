@@ -178,6 +178,7 @@ class BoardLink:
         self._frames: deque[tuple[float, bool]] = deque(maxlen=600)
         self._health_at = -1e9
         self._evaluation: dict[str, Any] | None = None
+        self._key: tuple[object, ...] | None = None
         self._timed_layers: dict[str, float] = {}
         """Lamp layers the page lit, and when they go dark."""
 
@@ -223,7 +224,24 @@ class BoardLink:
         if self.clock() - self._health_at >= HEALTH_SECONDS:
             self._publish_health(now)
 
+    def _state_key(self) -> tuple[object, ...]:
+        """Everything the state is made of that can change, cheap to compare: the state is
+        rebuilt only when this differs (most passes of the loop change nothing)."""
+        session = self.board.session
+        referee = session.referee
+        game = referee.current
+        match = referee.match
+        return (id(session), id(game), len(game.moves), game.agreed, referee.settled,
+                referee.hint, referee.computer_move, referee.computer, referee.level,
+                referee.variant, session.last_message, tuple(self.board.hardware.scene.effects()),
+                None if match is None else (id(match), len(match.games)),
+                self.evaluator.version)
+
     def _publish_state(self) -> None:
+        key = self._state_key()
+        if key == self._key:
+            return
+        self._key = key
         state = board_state(self.board.session, self.board.hardware.scene)
         state["evaluation"] = self.evaluator.latest
         text = json.dumps(state, separators=(",", ":"))

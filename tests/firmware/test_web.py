@@ -209,6 +209,7 @@ def test_oversized_requests_are_refused_and_the_server_goes_on(board: ServedBoar
     assert board.state()["moves"] == [] and board.board.referee.hint is None
 
 
+@pytest.mark.slow
 def test_connections_and_pages_are_bounded(board: ServedBoard) -> None:
     sockets = []
     try:
@@ -352,3 +353,14 @@ def test_match_settings_between_games(board: ServedBoard, tmp_path: Path) -> Non
     board.wait_for(lambda s: s["moves"], "the move")
     assert board.act("match", "off")[0] == 409
     assert board.state()["match"]["players"] == ["Ana", "Budi"]
+
+
+def test_the_engines_view_is_shown_when_asked(board: ServedBoard) -> None:
+    assert board.state()["evaluation"] is None
+    status, answer = board.act("eval")
+    assert status == 200 and answer["message"] == "thinking"
+    state = board.wait_for(lambda s: s["evaluation"] and "best" in s["evaluation"],
+                           "the evaluation")
+    view = state["evaluation"]
+    assert view["position"] == state["position"] and view["text"].startswith("red to move: ")
+    assert view["line"][0] == view["best"] and view["depth"] >= 1

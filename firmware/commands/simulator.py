@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from firmware.commands import make_folder_for
+from controller.numbers import Bounds
+from firmware.commands import check_numbers, make_folder_for
 
 if TYPE_CHECKING:
     from firmware.simulator import WindowOptions
@@ -71,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
 def window_options(args: argparse.Namespace) -> WindowOptions:
     """``options_from(args)``, with the screenshot's folder made before the window opens
     (a session is not played through only to find nowhere to save it)."""
+    check_numbers(args, exit_after=Bounds(0, 366 * 86_400))  # nan would never end the window
     if args.screenshot is not None:
         make_folder_for(args.screenshot)
     return options_from(args)

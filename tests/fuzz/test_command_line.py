@@ -25,6 +25,7 @@ OPTIONS = {
     "selftest --lamp-seconds": ["selftest", "--mock", "--lamp-seconds"],
     "selftest --button-timeout": ["selftest", "--mock", "--button-timeout"],
     "run --exit-after": ["run", "--exit-after"],
+    "simulator --exit-after": ["simulator", "--exit-after"],
 }
 INTEGER_OPTIONS = {"gtp --level", "match --jobs", "match --games"}
 

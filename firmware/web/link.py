@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import queue
 import re
 import shutil
@@ -171,7 +170,6 @@ class BoardLink:
         self.pages = 0
         """Pages open now (the server keeps it)."""
         journal = board.session.outputs.journal
-        self.journal_path = None if journal is None else journal.path
         self.records = None if journal is None else journal.records
         self._requests: queue.Queue[tuple[ActionRequest, Future[ActionResult]]] = queue.Queue(
             QUEUE_LIMIT)
@@ -359,18 +357,29 @@ class BoardLink:
         }
 
     def _journal_health(self) -> dict[str, Any] | None:
-        if self.journal_path is None:
+        """Whether the game is safely on the disk: the journal holds every move the referee
+        accepted (the session saves before it confirms a move, so a journal behind means
+        the saves fail), and its disk has room."""
+        journal = self.board.session.outputs.journal
+        if journal is None:
             return None
-        folder = self.journal_path.parent
+        path = journal.path
+        moves = len(self.board.session.referee.current.moves)
         try:
-            free = shutil.disk_usage(folder).free
+            saved = len(json.loads(path.read_text(encoding="utf-8"))["moves"])
+        except FileNotFoundError:
+            saved = 0  # nothing to save yet
+        except (OSError, ValueError, KeyError, TypeError):
+            saved = -1
+        try:
+            free: int | None = shutil.disk_usage(path.parent).free
         except OSError:
-            return {"path": str(self.journal_path), "ok": False, "problem": "folder missing"}
-        writable = os.access(folder, os.W_OK)
-        problem = ("cannot write the folder" if not writable else
-                   "disk nearly full" if free < LOW_DISK_BYTES else None)
-        return {"path": str(self.journal_path), "ok": problem is None, "problem": problem,
-                "free_mb": free // (1024 * 1024)}
+            free = None
+        problem = (f"saves failing: the journal holds {max(saved, 0)} of {moves} moves"
+                   if saved != moves else
+                   "disk nearly full" if free is not None and free < LOW_DISK_BYTES else None)
+        return {"path": str(path), "ok": problem is None, "problem": problem,
+                "free_mb": None if free is None else free // (1024 * 1024)}
 
 
 def _cpu_temperature() -> float | None:

@@ -364,3 +364,15 @@ def test_the_engines_view_is_shown_when_asked(board: ServedBoard) -> None:
     view = state["evaluation"]
     assert view["position"] == state["position"] and view["text"].startswith("red to move: ")
     assert view["line"][0] == view["best"] and view["depth"] >= 1
+
+
+def test_health_tells_when_the_journal_cannot_be_saved(board: ServedBoard,
+                                                       tmp_path: Path) -> None:
+    assert board.state()["health"]["journal"]["ok"]
+    (tmp_path / "not-a-folder").write_text("")
+    with board.lock:
+        board.board.journal.path = tmp_path / "not-a-folder" / "journal.json"
+        board.board.move("b2-c3")
+    health = board.wait_for(lambda s: not s["health"]["journal"]["ok"], "the failing save")
+    assert health["health"]["journal"]["problem"] == "saves failing: the journal holds 0 of 1 moves"
+    assert health["moves"] == ["b2-c3"]  # the game goes on

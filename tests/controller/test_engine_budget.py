@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from controller.engine.search import think
 from controller.movegen import legal_moves, make_move
 from controller.position import parse_position, start_position
 
 
+@pytest.mark.slow
 def test_a_node_budget_stops_the_search_soon_after_it_is_spent() -> None:
     position = make_move(start_position(), legal_moves(start_position())[3])
     small = think(position, nodes=2_000)

@@ -53,6 +53,7 @@ def test_codes_round_trip() -> None:
         assert decode(encode(probe.result, probe.plies)) == probe
 
 
+@pytest.mark.slow
 def test_random_positions_agree_with_brute_force(table: Tablebase) -> None:
     rng = random.Random(18)
     positions = [p for pieces in (2, 3, 4) for p in random_positions(80, pieces, rng)]
@@ -74,6 +75,7 @@ def test_verifier_catches_a_wrong_entry(table: Tablebase) -> None:
     assert len(wrong) == 1 and "wins in 1 ply" in str(wrong[0])
 
 
+@pytest.mark.slow
 def test_generation_reproduces_the_shipped_small_classes(table: Tablebase) -> None:
     rebuilt = build(Variant.STANDARD, max_pieces=3)
     for material in material_classes(3):

@@ -37,6 +37,7 @@ def config(a: str, b: str) -> MatchConfig:
     return MatchConfig((a, b), Variant.STANDARD, movetime=0.05, timeout=20.0)
 
 
+@pytest.mark.slow
 def test_greedy_and_random_play_whole_games() -> None:
     results = run_match(config(GREEDY, RANDOM), games=2, jobs=2, seed=1)
     assert [result.spec.index for result in results] == [0, 1]
@@ -49,6 +50,7 @@ def test_greedy_and_random_play_whole_games() -> None:
     assert summary.a_wins + summary.draws + summary.b_wins == 2
 
 
+@pytest.mark.slow
 def test_an_engine_that_crashes_loses() -> None:
     results = run_match(config(RANDOM, CRASHES), games=1, jobs=1)
     assert results[0].winner is Side.A
@@ -57,6 +59,7 @@ def test_an_engine_that_crashes_loses() -> None:
     assert "crashed" in results[0].forfeit
 
 
+@pytest.mark.slow
 def test_an_engine_that_plays_illegal_moves_loses() -> None:
     results = run_match(config(NONSENSE, RANDOM), games=2, jobs=1)
     for result in results:
@@ -84,6 +87,7 @@ def test_elo_and_interval() -> None:
     assert low == pytest.approx(1 - high)
 
 
+@pytest.mark.slow
 def test_match_command_prints_the_score(capsys: pytest.CaptureFixture[str]) -> None:
     status = cli.main(
         ["match", GREEDY, RANDOM, "--games", "2", "--movetime", "0.05", "--jobs", "2"]
@@ -100,6 +104,7 @@ def test_match_command_refuses_bad_numbers(capsys: pytest.CaptureFixture[str]) -
     assert "invalid --games: expected an integer from 1 to 1000000" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_match_whose_engines_cannot_start_is_refused_in_one_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -164,6 +164,7 @@ def test_an_agreement_taken_back_leaves_no_record(tmp_path: Path) -> None:
         simulation.close()
 
 
+@pytest.mark.slow
 def test_a_level_and_mode_change_is_journaled_like_a_move(tmp_path: Path) -> None:
     events: list[dict[str, Any]] = []
     journal = Journal(tmp_path / "journal.json")

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -77,6 +78,7 @@ def config_texts(draw: st.DrawFn) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow
 @fuzz(250)
 @given(st.one_of(config_texts(), st.text(max_size=200)))
 def test_any_config_is_valid_or_each_problem_is_one_line(tmp_path: Path, text: str) -> None:
@@ -121,6 +123,7 @@ leaves = st.one_of(
 )
 
 
+@pytest.mark.slow
 @fuzz(120)
 @given(st.randoms(use_true_random=False), leaves)
 def test_any_calibration_file_loads_or_is_one_line(
@@ -144,6 +147,7 @@ def _journal_document() -> dict[str, Any]:
     return dict(json.loads(state_to_json(SessionState(game, None, 5))))
 
 
+@pytest.mark.slow
 @fuzz(200)
 @given(st.randoms(use_true_random=False), leaves, st.booleans())
 def test_any_journal_resumes_or_is_set_aside(

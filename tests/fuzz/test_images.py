@@ -68,6 +68,7 @@ def test_any_bytes_as_an_image_file_load_or_are_refused_in_one_line(
         assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
 
 
+@pytest.mark.slow
 @fuzz(40)
 @given(st.integers(0, len(_jpeg()) - 1))
 def test_a_jpeg_cut_anywhere_is_refused(tmp_path: Path, length: int) -> None:
@@ -77,6 +78,7 @@ def test_a_jpeg_cut_anywhere_is_refused(tmp_path: Path, length: int) -> None:
         load_image(path)
 
 
+@pytest.mark.slow
 @fuzz(150)
 @given(
     hnp.arrays(
@@ -113,6 +115,7 @@ def test_a_camera_number_out_of_range_is_one_line(spec: str) -> None:
         OpenCVCapture(-1)
 
 
+@pytest.mark.slow
 def test_read_says_why_it_saw_no_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from firmware.cli import main
 

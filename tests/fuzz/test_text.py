@@ -25,6 +25,7 @@ positions = st.one_of(
 )
 
 
+@pytest.mark.slow
 @fuzz(300)
 @given(positions)
 def test_any_position_string_parses_or_is_one_line(text: str) -> None:
@@ -36,6 +37,7 @@ def test_any_position_string_parses_or_is_one_line(text: str) -> None:
         assert parse_position(str(position)) == position  # and it round-trips
 
 
+@pytest.mark.slow
 @fuzz(300)
 @given(st.one_of(st.text(MOVE_CHARACTERS, max_size=12), st.text(max_size=12)),
        st.sampled_from([6, 7]))
@@ -75,6 +77,7 @@ records = st.one_of(
 )
 
 
+@pytest.mark.slow
 @fuzz(300)
 @given(records)
 def test_any_record_reads_or_names_its_line(text: str) -> None:
@@ -98,6 +101,7 @@ SCENARIO_WORDS = ["variant", "mode", "level", "move", "capture", "lift", "place"
                   "inf", "-1", "0.5", "computer", "sepur", "99999999999999999999"]
 
 
+@pytest.mark.slow
 @fuzz(300)
 @given(st.one_of(
     st.text(max_size=120),
@@ -120,6 +124,7 @@ GTP_WORDS = ["play", "genmove", "set_position", "boardsize", "variant", "undo", 
              "legal_moves", "threats", "showboard", "clear_board", "reg_genmove", "quit", "12"]
 
 
+@pytest.mark.slow
 @fuzz(200)
 @given(st.lists(st.one_of(
     st.text(max_size=30),

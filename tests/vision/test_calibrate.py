@@ -121,6 +121,7 @@ def test_corrupt_file(tmp_path: Path, content: str) -> None:
     ((-np.eye(4)).tolist(), "not positive definite"),
     ([[1, 0.5, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], "not symmetric"),
 ])
+@pytest.mark.slow
 def test_corrupt_colour_model(calibration6: Calibration, tmp_path: Path,
                               covariance: list[list[float]], reason: str) -> None:
     path = tmp_path / "cal.json"

@@ -148,6 +148,7 @@ def test_read_refuses_a_debug_path_it_cannot_write_before_reading(
     assert repr(str(target)) in err
 
 
+@pytest.mark.slow
 def test_read_makes_the_debug_picture_folder(calibrated: tuple[Path, Path],
                                              tmp_path: Path) -> None:
     image, cal = calibrated

@@ -288,7 +288,8 @@ class BoardApp:
         frame = self._camera_frame(now)
         reading: FrameReading | None = None
         if frame is not None:
-            reading = self.reader.read(frame)
+            # The pipeline's reader, not a copy: the companion page may calibrate anew.
+            reading = self.pipeline.reader.read(frame)
             if reading.status in (ReadStatus.NO_BOARD, ReadStatus.BOARD_MOVED):
                 self._no_board_since = self._no_board_since or now
                 if now - self._no_board_since > NO_BOARD_WARNING_SECONDS:

@@ -104,7 +104,8 @@ def _board(args: argparse.Namespace) -> int:
         from firmware.web.service import WebService
         from firmware.web.token import token_path
 
-        web = WebService(config.web.address, config.web.port, token_path(config.journal))
+        web = WebService(config.web.address, config.web.port, token_path(config.journal),
+                         calibration_file=config.camera.calibration)
     app = BoardApp(config, pin_factory, services=() if web is None else (web,),
                    on_step=None if web is None else web.pump)
     install_signal_handlers(app)

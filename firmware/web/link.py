@@ -27,6 +27,7 @@ from controller.errors import SurakartaError
 from controller.match import Match, MatchRules
 from controller.variants import Variant
 from firmware.board import BoardSession
+from firmware.pipeline import Pipeline
 from firmware.web.evaluation import Evaluator
 from firmware.web.games import recorded_move
 from firmware.web.snapshot import LAMP_TEST_LAYER, MODE_NAMES, REPLAY_LAYER, board_state
@@ -71,6 +72,7 @@ class ActionName(Enum):
     LAMP_TEST = "lamp-test"
     MATCH = "match"
     SHOW_MOVE = "show-move"
+    CALIBRATE = "calibrate"
 
 
 BUTTONS = {ActionName.HINT: Button.HINT, ActionName.UNDO: Button.UNDO,
@@ -169,6 +171,8 @@ class BoardLink:
         """Or a picture of them already annotated, RGB (the simulator window's)."""
         self.pages = 0
         """Pages open now (the server keeps it)."""
+        self.calibration_file: Path | None = None
+        """Where a calibration made from the page is kept (None: used until a restart)."""
         journal = board.session.outputs.journal
         self.records = None if journal is None else journal.records
         self._requests: queue.Queue[tuple[ActionRequest, Future[ActionResult]]] = queue.Queue(
@@ -293,7 +297,48 @@ class BoardLink:
         elif name is ActionName.MATCH:
             assert value is not None
             return self._match(session, value)
+        elif name is ActionName.CALIBRATE:
+            return self._calibrate()
         return ActionResult(True, session.last_message)
+
+    def _calibrate(self) -> ActionResult:
+        """Learn the camera again from its latest frame of the start position, and use it
+        (and keep it in the calibration file, the previous one beside it) only when it
+        reads that frame as the start."""
+        referee = self.board.session.referee
+        if referee.current.moves or not referee.settled:
+            return ActionResult(False, "set up the start position (new game) first")
+        if self.camera is None or not isinstance(self.board, Pipeline):
+            return ActionResult(False, "no camera frame to calibrate from")
+        # Imported here: OpenCV loads only for a calibration.
+        from vision.calibrate import calibrate, save_calibration
+        from vision.config import VisionConfig
+        from vision.errors import CalibrationFailed
+        from vision.reader import BoardReader
+
+        frame = self.camera[0]
+        try:
+            calibration = calibrate(VisionConfig(), frame, size=referee.position.size)
+        except CalibrationFailed as error:
+            return ActionResult(False, f"calibration failed: {error}")
+        reader = BoardReader(calibration)
+        check = reader.read(frame)
+        if check.reading is None or not check.reading.matches(referee.position):
+            return ActionResult(False, "the new calibration does not read the start "
+                                       f"position ({check.status.value}): kept the old one")
+        pipeline = self.board
+        pipeline.reader, pipeline.calibration = reader, calibration
+        pipeline.stabiliser.reset()
+        if self.calibration_file is None:
+            return ActionResult(True, "calibrated (until the board restarts)")
+        try:
+            if self.calibration_file.exists():
+                self.calibration_file.replace(self.calibration_file.with_name(
+                    self.calibration_file.name + ".previous"))
+            save_calibration(calibration, self.calibration_file)
+        except OSError as error:
+            return ActionResult(True, f"calibrated, but not saved: {error}")
+        return ActionResult(True, f"calibrated and saved to {self.calibration_file}")
 
     def _light(self, layer: str, lamps: tuple[str, ...], now: float, seconds: float) -> None:
         """Run a chase along ``lamps`` above every game layer for ``seconds``."""

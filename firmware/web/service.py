@@ -23,10 +23,13 @@ log = logging.getLogger(__name__)
 class WebService:
     """Serves the companion page of whatever pipeline it is opened with."""
 
-    def __init__(self, address: str, port: int, token_file: Path) -> None:
+    def __init__(self, address: str, port: int, token_file: Path, *,
+                 calibration_file: Path | None = None) -> None:
         self.address = address
         self.port = port
         self.token_file = token_file
+        self.calibration_file = calibration_file
+        """Where a calibration made from the page is kept (the config's)."""
         self.link: BoardLink | None = None
         """The open pipeline's link; None while closed."""
         self.server: WebServer | None = None
@@ -36,6 +39,7 @@ class WebService:
         """Serve ``board`` (a pipeline) until the context closes."""
         token = load_token(self.token_file)
         link = BoardLink(board)
+        link.calibration_file = self.calibration_file
         server = WebServer(link, token, self.address, self.port)
         server.start()
         log.info("companion page on %s (actions need the token: surakarta web-token)",

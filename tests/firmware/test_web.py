@@ -376,3 +376,13 @@ def test_health_tells_when_the_journal_cannot_be_saved(board: ServedBoard,
     health = board.wait_for(lambda s: not s["health"]["journal"]["ok"], "the failing save")
     assert health["health"]["journal"]["problem"] == "saves failing: the journal holds 0 of 1 moves"
     assert health["moves"] == ["b2-c3"]  # the game goes on
+
+
+def test_calibration_needs_the_start_position_and_a_camera_frame(board: ServedBoard) -> None:
+    status, answer = board.act("calibrate")
+    assert status == 409 and answer["message"] == "no camera frame to calibrate from"
+    with board.lock:
+        board.board.move("b2-c3")
+    board.wait_for(lambda s: s["moves"], "the move")
+    status, answer = board.act("calibrate")
+    assert status == 409 and "start position" in answer["message"]

@@ -32,7 +32,7 @@ from firmware.web.evaluation import Evaluator
 from firmware.web.games import recorded_move
 from firmware.web.snapshot import LAMP_TEST_LAYER, MODE_NAMES, REPLAY_LAYER, board_state
 from hardware.build import Hardware
-from hardware.effects import Chase
+from hardware.effects import Chase, Steady
 from hardware.lamps import lamps_for_move
 
 log = logging.getLogger(__name__)
@@ -45,8 +45,8 @@ HEALTH_SECONDS = 2.0
 """How often the health figures are refreshed."""
 FRAME_WINDOW_SECONDS = 5.0
 """The camera rate and the read rate are measured over this many seconds."""
-LAMP_TEST_SECONDS = 6.0
-"""How long the lamp test runs its chase through every lamp."""
+LAMP_TEST_STEP_SECONDS = 0.4
+"""How long each lamp stays lit in the lamp test (as ``surakarta selftest`` does it)."""
 SHOW_MOVE_SECONDS = 8.0
 """How long a replayed move's path stays lit on the board."""
 MATCH_VALUE = re.compile(r"([^,]{1,20}),([^,]{1,20}),([0-9]{1,2})")
@@ -181,6 +181,9 @@ class BoardLink:
         self._health_at = -1e9
         self._evaluation: dict[str, Any] | None = None
         self._key: tuple[object, ...] | None = None
+        self.lamp_test: str | None = None
+        """The lamp test's progress (``lamp 3 of 68: c1``), None when none runs."""
+        self._lamp_test: tuple[float, tuple[str, ...]] | None = None
         self._timed_layers: dict[str, float] = {}
         """Lamp layers the page lit, and when they go dark."""
 
@@ -218,6 +221,8 @@ class BoardLink:
                 break
             if future.set_running_or_notify_cancel():
                 future.set_result(self._carry_out(request, now))
+        if self._lamp_test is not None:
+            self._step_lamp_test(now)
         for layer, until in list(self._timed_layers.items()):
             if now >= until:
                 del self._timed_layers[layer]
@@ -246,6 +251,7 @@ class BoardLink:
         self._key = key
         state = board_state(self.board.session, self.board.hardware.scene)
         state["evaluation"] = self.evaluator.latest
+        state["lamp_test"] = self.lamp_test
         text = json.dumps(state, separators=(",", ":"))
         if text != self.state_json:
             self.state_json = text
@@ -280,8 +286,12 @@ class BoardLink:
         elif name is ActionName.EVAL:
             return ActionResult(True, self.evaluator.start(referee.current))
         elif name is ActionName.LAMP_TEST:
-            self._light(LAMP_TEST_LAYER, self.board.hardware.layout.names, now, LAMP_TEST_SECONDS)
-            return ActionResult(True, f"lamp test: every lamp in turn for {LAMP_TEST_SECONDS:g} s")
+            lamps = tuple(self.board.hardware.driver.lamps)
+            if not lamps:
+                return ActionResult(False, "no lamps fitted")
+            self._lamp_test = (now, lamps)
+            self._step_lamp_test(now)
+            return ActionResult(True, f"lamp test: {len(lamps)} lamps one by one in chain order")
         elif name is ActionName.SHOW_MOVE:
             assert value is not None
             record, ply = value.rsplit(":", 1)
@@ -339,6 +349,22 @@ class BoardLink:
         except OSError as error:
             return ActionResult(True, f"calibrated, but not saved: {error}")
         return ActionResult(True, f"calibrated and saved to {self.calibration_file}")
+
+    def _step_lamp_test(self, now: float) -> None:
+        """Light the lamp of the test whose turn it is (a page names it: a builder sees at
+        once a lamp that stays dark or lights in the wrong place)."""
+        assert self._lamp_test is not None
+        started, lamps = self._lamp_test
+        index = int((now - started) / LAMP_TEST_STEP_SECONDS)
+        scene = self.board.hardware.scene
+        if index >= len(lamps):
+            self._lamp_test = self.lamp_test = None
+            scene.clear(LAMP_TEST_LAYER)
+            return
+        text = f"lamp {index + 1} of {len(lamps)}: {lamps[index]}"
+        if text != self.lamp_test:
+            self.lamp_test = text
+            scene.show(LAMP_TEST_LAYER, Steady((lamps[index],)), priority=200)
 
     def _light(self, layer: str, lamps: tuple[str, ...], now: float, seconds: float) -> None:
         """Run a chase along ``lamps`` above every game layer for ``seconds``."""

@@ -37,7 +37,7 @@ LAYER_MEANINGS = {
     Layer.LAST: "the last capture's path",
     Layer.DANGER: "pieces the opponent can capture next",
     Layer.RESULT: "the game is over: the winner's pieces",
-    LAMP_TEST_LAYER: "the lamp test: every lamp in chain order",
+    LAMP_TEST_LAYER: "the lamp test: one lamp at a time in chain order",
     REPLAY_LAYER: "a move of a finished game, replayed",
 }
 """What each lamp layer tells the players (the page's own layers included)."""

@@ -331,13 +331,22 @@ def test_a_recorded_move_is_shown_on_the_lamps_for_a_while(board: ServedBoard) -
     board.wait_for(lambda s: not s["lamps"], "the lamps dark again")
 
 
-def test_lamp_test_runs_every_lamp_and_ends(board: ServedBoard) -> None:
+def test_lamp_test_lights_every_lamp_in_chain_order_and_names_it(board: ServedBoard) -> None:
+    chain = list(board.board.hardware.driver.lamps)
     assert board.act("lamp-test")[0] == 200
-    state = board.wait_for(lambda s: s["lamps"], "the lamp test")
-    assert state["lamps"][0]["lamps"] == list(board.board.hardware.layout.names)
-    with board.lock:
-        board.board.t += 10.0
-    board.wait_for(lambda s: not s["lamps"], "the lamps dark again")
+    state = board.wait_for(lambda s: s["lamp_test"], "the lamp test")
+    assert state["lamp_test"].startswith("lamp ") and state["lamps"][0]["layer"] == "lamp-test"
+    link, scene = board.link, board.board.hardware.scene
+    with board.lock:  # the loop waits: the test turns the clock
+        assert link._lamp_test is not None
+        started = link._lamp_test[0]
+        for index, name in enumerate(chain):
+            link.pump(started + 0.4 * index + 0.01)
+            assert link.lamp_test == f"lamp {index + 1} of {len(chain)}: {name}"
+            assert [effect.lamps for _, effect in scene.effects()] == [(name,)]
+        link.pump(started + 0.4 * len(chain) + 0.01)
+        assert link.lamp_test is None and scene.effects() == []
+    board.wait_for(lambda s: s["lamp_test"] is None and not s["lamps"], "the lamps dark again")
 
 
 def test_match_settings_between_games(board: ServedBoard, tmp_path: Path) -> None:

@@ -116,6 +116,7 @@ function showState(s) {
   }
   moves.replaceChildren(...items);
   $("move-count").textContent = `(${s.moves.length})`;
+  $("lamp-test").textContent = s.lamp_test ? `Lamp test: ${s.lamp_test}` : "";
   const ev = s.evaluation;
   $("evaluation").textContent = !ev ? "" : ev.position !== s.position ? "" :
     ev.best ? `${ev.text}, best ${ev.best}; line ${ev.line.join(" ")} (depth ${ev.depth})` : ev.text;

@@ -301,8 +301,8 @@ class BoardLink:
                 return ActionResult(False, str(error))
             if size != self.board.hardware.layout.size:
                 return ActionResult(False, f"{record} was played on a {size}x{size} board")
-            lamps = lamps_for_move(self.board.hardware.layout, move)
-            self._light(REPLAY_LAYER, tuple(lamps), now, SHOW_MOVE_SECONDS)
+            path = tuple(lamps_for_move(self.board.hardware.layout, move))
+            self._light(REPLAY_LAYER, path, now, SHOW_MOVE_SECONDS)
             return ActionResult(True, f"move {ply} of the game, {move.name}, on the lamps")
         elif name is ActionName.MATCH:
             assert value is not None

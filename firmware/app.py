@@ -148,20 +148,25 @@ class BoardApp:
         self.stop = threading.Event()
         self.journal = Journal(config.journal, config.records)
         hardware_config = config.hardware or HardwareConfig(board_size=variant.size)
-        self.pipeline = open_pipeline(
-            PipelineParts(
-                open_hardware=lambda on_press: _open_hardware(
-                    hardware_config, pin_factory, on_press, clock
-                ),
-                open_engine=lambda: BackgroundEngine(config.engine_seconds),
-                referee=lambda: self._referee(variant),
-                calibration=self._calibration,
-                hold_seconds=config.hold_seconds,
-                journal=self.journal,
-                observers=observers,
-                services=services,
+        try:
+            self.pipeline = open_pipeline(
+                PipelineParts(
+                    open_hardware=lambda on_press: _open_hardware(
+                        hardware_config, pin_factory, on_press, clock
+                    ),
+                    open_engine=lambda: BackgroundEngine(config.engine_seconds),
+                    referee=lambda: self._referee(variant),
+                    calibration=self._calibration,
+                    hold_seconds=config.hold_seconds,
+                    journal=self.journal,
+                    observers=observers,
+                    services=services,
+                )
             )
-        )
+        except BaseException:
+            # The pipeline closed what it had opened; the journal (and its lock) is ours.
+            self.journal.close()
+            raise
         self.hardware: Hardware = self.pipeline.hardware
         self.session = self.pipeline.session
         self.reader = self.pipeline.reader

@@ -317,12 +317,15 @@ def test_a_corrupt_calibration_file_at_start_leaves_no_engine_and_no_pins_taken(
     path = tmp_path / "board.toml"
     path.write_text('[camera]\nsource = "synthetic"\ncalibration = "calibration.json"\n'
                     '[journal]\npath = "journal.json"\n')
+    saved = Journal(tmp_path / "journal.json")
+    saved.save(SessionState(Game(), None, 5))  # a game to resume: the start locks the journal
+    saved.close()
     factory = MockFactory(pin_class=MockPWMPin)
     before = _engine_threads()
     with pytest.raises(BadCalibration, match="corrupt calibration file"):
         BoardApp(load_config(path), factory, FakeClock(), FlakyCameras(["ok"], start_position()))
     assert not {t for t in _engine_threads() - before if t.is_alive()}, "the engine was stopped"
-    # The pins were given back: a board opens on the same pins at once.
+    # The pins and the journal were given back: a board opens on them at once.
     app = BoardApp(_config(tmp_path), factory, FakeClock(), FlakyCameras(["ok"], start_position()))
     app.close()
 

@@ -179,7 +179,6 @@ class BoardLink:
             QUEUE_LIMIT)
         self._frames: deque[tuple[float, bool]] = deque(maxlen=600)
         self._health_at = -1e9
-        self._evaluation: dict[str, Any] | None = None
         self._key: tuple[object, ...] | None = None
         self.lamp_test: str | None = None
         """The lamp test's progress (``lamp 3 of 68: c1``), None when none runs."""

@@ -53,6 +53,8 @@ MATCH_VALUE = re.compile(r"([^,]{1,20}),([^,]{1,20}),([0-9]{1,2})")
 """A match's settings from the page: ``first,second,games``."""
 SHOW_MOVE_VALUE = re.compile(r"(game-[0-9-]{15,20}\.txt):([0-9]{1,4})")
 """A recorded move from the page: ``record:ply``."""
+BUTTON_TEST_SECONDS = 30.0
+"""How long the button test waits for the buttons to be pressed."""
 LOW_DISK_BYTES = 20 * 1024 * 1024
 """Free space under which the journal's disk counts as nearly full."""
 THERMAL_ZONE = Path("/sys/class/thermal/thermal_zone0/temp")
@@ -73,6 +75,7 @@ class ActionName(Enum):
     MATCH = "match"
     SHOW_MOVE = "show-move"
     CALIBRATE = "calibrate"
+    BUTTON_TEST = "button-test"
 
 
 BUTTONS = {ActionName.HINT: Button.HINT, ActionName.UNDO: Button.UNDO,
@@ -183,6 +186,10 @@ class BoardLink:
         self.lamp_test: str | None = None
         """The lamp test's progress (``lamp 3 of 68: c1``), None when none runs."""
         self._lamp_test: tuple[float, tuple[str, ...]] | None = None
+        self.button_test: dict[str, Any] | None = None
+        """The button test's buttons pressed and still awaited (kept once it is over)."""
+        self._button_test_until = 0.0
+        self._button_presses: queue.Queue[Button] = queue.Queue()
         self._timed_layers: dict[str, float] = {}
         """Lamp layers the page lit, and when they go dark."""
 
@@ -222,6 +229,8 @@ class BoardLink:
                 future.set_result(self._carry_out(request, now))
         if self._lamp_test is not None:
             self._step_lamp_test(now)
+        if self.button_test is not None and self.button_test["running"]:
+            self._step_button_test(now)
         for layer, until in list(self._timed_layers.items()):
             if now >= until:
                 del self._timed_layers[layer]
@@ -241,7 +250,7 @@ class BoardLink:
                 referee.hint, referee.computer_move, referee.computer, referee.level,
                 referee.variant, session.last_message, tuple(self.board.hardware.scene.effects()),
                 None if match is None else (id(match), len(match.games)),
-                self.evaluator.version)
+                self.evaluator.version, json.dumps(self.button_test))
 
     def _publish_state(self) -> None:
         key = self._state_key()
@@ -251,6 +260,7 @@ class BoardLink:
         state = board_state(self.board.session, self.board.hardware.scene)
         state["evaluation"] = self.evaluator.latest
         state["lamp_test"] = self.lamp_test
+        state["button_test"] = self.button_test
         text = json.dumps(state, separators=(",", ":"))
         if text != self.state_json:
             self.state_json = text
@@ -308,6 +318,8 @@ class BoardLink:
             return self._match(session, value)
         elif name is ActionName.CALIBRATE:
             return self._calibrate()
+        elif name is ActionName.BUTTON_TEST:
+            return self._start_button_test(now)
         return ActionResult(True, session.last_message)
 
     def _calibrate(self) -> ActionResult:
@@ -364,6 +376,37 @@ class BoardLink:
         if text != self.lamp_test:
             self.lamp_test = text
             scene.show(LAMP_TEST_LAYER, Steady((lamps[index],)), priority=200)
+
+    def _start_button_test(self, now: float) -> ActionResult:
+        """Take the buttons away from the game for a while and report each press."""
+        panel = self.board.hardware.buttons
+        if panel is None or not panel.fitted:
+            return ActionResult(False, "no buttons fitted")
+        if not isinstance(self.board, Pipeline):
+            return ActionResult(False, "this board's buttons cannot be tested from the page")
+        # Presses go to the test, not the referee: pressing new must not end the game.
+        panel.set_handler(self._button_presses.put)
+        self._button_test_until = now + BUTTON_TEST_SECONDS
+        waiting = [name.value for name in panel.fitted]
+        self.button_test = {"running": True, "pressed": [], "waiting": waiting}
+        return ActionResult(True, f"press each button within {BUTTON_TEST_SECONDS:g} s: "
+                                  + ", ".join(waiting))
+
+    def _step_button_test(self, now: float) -> None:
+        test = self.button_test
+        assert test is not None
+        while not self._button_presses.empty():
+            name = self._button_presses.get().value
+            if name in test["waiting"]:
+                test["waiting"].remove(name)
+                test["pressed"].append(name)
+        if test["waiting"] and now < self._button_test_until:
+            return
+        pipeline = self.board
+        assert isinstance(pipeline, Pipeline) and pipeline.hardware.buttons is not None
+        # Back to the game, as the pipeline delivers presses.
+        pipeline.hardware.buttons.set_handler(lambda name: pipeline.submit(Pressed(name)))
+        test["running"] = False
 
     def _light(self, layer: str, lamps: tuple[str, ...], now: float, seconds: float) -> None:
         """Run a chase along ``lamps`` above every game layer for ``seconds``."""

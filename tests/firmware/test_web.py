@@ -14,13 +14,20 @@ from pathlib import Path
 
 import pytest
 
+from controller.decisions import Button
 from controller.game import Game
 from controller.variants import Variant
-from firmware.journal import SessionState
+from firmware.journal import Journal, SessionState
 from firmware.web.server import MAX_CONNECTIONS, MAX_PAGES
 from firmware.web.token import BadTokenFile, load_token, token_path
 from hardware.lamps import lamps_for_move
-from tests.firmware.web_helpers import TOKEN, WAIT_SECONDS, ServedBoard, served_board
+from tests.firmware.web_helpers import (
+    TOKEN,
+    WAIT_SECONDS,
+    ServedBoard,
+    served_board,
+    simulated_board,
+)
 
 
 @pytest.fixture
@@ -395,3 +402,27 @@ def test_calibration_needs_the_start_position_and_a_camera_frame(board: ServedBo
     board.wait_for(lambda s: s["moves"], "the move")
     status, answer = board.act("calibrate")
     assert status == 409 and "start position" in answer["message"]
+
+
+@pytest.mark.slow
+def test_button_test_takes_the_presses_from_the_game_and_gives_them_back(
+        tmp_path: Path) -> None:
+    simulation = simulated_board(Journal(tmp_path / "journal.json"))
+    with served_board(tmp_path, simulation) as board:
+        status, answer = board.act("button-test")
+        assert status == 200 and answer["message"].endswith("hint, undo, new, mode")
+        with board.lock:
+            simulation.push(Button.HINT)
+            simulation.push(Button.NEW)
+        state = board.wait_for(lambda s: len(s["button_test"]["pressed"]) == 2, "two presses")
+        assert state["button_test"] == {"running": True, "pressed": ["hint", "new"],
+                                        "waiting": ["undo", "mode"]}
+        assert simulation.referee.hint is None and state["status"]["message"] == "board ready"
+        with board.lock:
+            simulation.push(Button.UNDO)
+            simulation.push(Button.MODE)
+        state = board.wait_for(lambda s: not s["button_test"]["running"], "the test over")
+        assert state["button_test"]["waiting"] == [] and state["mode"] == "two-player"
+        with board.lock:
+            simulation.push(Button.MODE)  # the buttons play the game again
+        board.wait_for(lambda s: s["mode"] == "computer-black", "the mode button's effect")

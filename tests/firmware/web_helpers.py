@@ -137,7 +137,8 @@ def served_board(tmp_path: Path, board: Any = None) -> Iterator[ServedBoard]:
     from firmware.web.server import WebServer  # here: the benchmark measures the board without
 
     simulation = board or CameraFreeBoard(Journal(tmp_path / "journal.json"))
-    link = BoardLink(simulation)
+    # A simulation's page serves its pipeline, as the pipeline service does in the window.
+    link = BoardLink(getattr(simulation, "pipeline", simulation))
     server = WebServer(link, TOKEN, "127.0.0.1", 0)
     stop = threading.Event()
     lock = threading.Lock()

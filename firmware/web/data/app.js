@@ -117,6 +117,12 @@ function showState(s) {
   moves.replaceChildren(...items);
   $("move-count").textContent = `(${s.moves.length})`;
   $("lamp-test").textContent = s.lamp_test ? `Lamp test: ${s.lamp_test}` : "";
+  const buttons = s.button_test;
+  $("button-test").textContent = !buttons ? "" :
+    (buttons.running ? `Button test: press ${buttons.waiting.join(", ")}` : "Button test over") +
+    (buttons.pressed.length ? `; working: ${buttons.pressed.join(", ")}` : "") +
+    (!buttons.running && buttons.waiting.length ? `; no press from: ${buttons.waiting.join(", ")}`
+      : "");
   const ev = s.evaluation;
   $("evaluation").textContent = !ev ? "" : ev.position !== s.position ? "" :
     ev.best ? `${ev.text}, best ${ev.best}; line ${ev.line.join(" ")} (depth ${ev.depth})` : ev.text;

@@ -169,3 +169,18 @@ def test_simulator_refuses_a_port_out_of_range(tmp_path: Path) -> None:
     assert process.returncode == 2
     assert error.decode().strip() == (
         "surakarta simulator: invalid web port: 70000 (expected 1 to 65535)")
+
+
+def test_a_port_already_taken_is_one_line_and_leaves_nothing_running(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        config = tmp_path / "board.toml"
+        config.write_text(f'[journal]\npath = "{tmp_path}/state/journal.json"\n'
+                          f'[web]\naddress = "127.0.0.1"\nport = {port}\n')
+        process = start(["run", "--config", str(config), "--exit-after", "20"], tmp_path)
+        _, error = process.communicate(timeout=WAIT_SECONDS)
+    assert process.returncode == 2
+    assert error.decode().strip().splitlines()[-1] == (
+        f"surakarta run: cannot serve the page on 127.0.0.1:{port}: Address already in use")

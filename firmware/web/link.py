@@ -464,10 +464,17 @@ class BoardLink:
             "camera_fps": round(len(recent) / span, 1) if recent else None,
             "read_rate": round(sum(recent) / len(recent), 2) if recent else None,
             "journal": self._journal_health(),
-            "engine": "evaluating" if self.evaluator.is_thinking else "ready",
+            "engine": self._engine_state(),
             "cpu_temperature": _cpu_temperature(),
             "pages": self.pages,
         }
+
+    def _engine_state(self) -> str:
+        referee = self.board.session.referee
+        if (referee.settled and referee.is_computer_turn and referee.computer_move is None
+                and not referee.current.is_over):
+            return "thinking of the computer's move"
+        return "evaluating for the page" if self.evaluator.is_thinking else "ready"
 
     def _journal_health(self) -> dict[str, Any] | None:
         """Whether the game is safely on the disk: the journal holds every move the referee

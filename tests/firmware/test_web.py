@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.decisions import Button
+from controller.decisions import Button, SetMode
 from controller.game import Game
+from controller.position import Color
 from controller.variants import Variant
 from firmware.journal import Journal, SessionState
 from firmware.web.server import MAX_CONNECTIONS, MAX_PAGES
@@ -426,3 +427,13 @@ def test_button_test_takes_the_presses_from_the_game_and_gives_them_back(
         with board.lock:
             simulation.push(Button.MODE)  # the buttons play the game again
         board.wait_for(lambda s: s["mode"] == "computer-black", "the mode button's effect")
+
+
+def test_health_says_what_the_engine_is_doing(board: ServedBoard) -> None:
+    assert board.state()["health"]["engine"] == "ready"
+    with board.lock:  # the loop waits: the engine's answer is not yet delivered
+        board.board.session.feed(SetMode(Color.RED), board.board.t)
+        assert board.link.health(board.board.t)["engine"] == "thinking of the computer's move"
+    board.wait_for(lambda s: s["lit_move"] and s["lit_move"]["kind"] == "computer",
+                   "the computer's move")
+    assert board.link.health(board.board.t)["engine"] == "ready"

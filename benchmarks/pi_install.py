@@ -1,75 +1,236 @@
-"""What the README's Pi install would download on 64-bit Raspberry Pi OS, asked of pip.
+"""The README's Raspberry Pi install, checked: wheels only, and nothing compiled.
 
-pip's resolver runs for aarch64 and CPython 3.11 (Raspberry Pi OS bookworm) with
-``pi-constraints.txt``, from the packages' published metadata: nothing is installed,
-and no wheel is downloaded where the index serves its metadata alone. Floors: every
-package comes as a wheel (nothing is compiled on the Pi) and numpy stays at 1.x, the
-numpy the Pi's apt camera stack (picamera2) is built for. Run it after changing the
-constraints or the dependencies:
+Two checks, run by hand before a release (the second takes an hour or more):
 
-    python benchmarks/pi_install.py
+    python benchmarks/pi_install.py                      # what pip would fetch, both Pis
+    sudo python benchmarks/pi_install.py --emulate arm64 # the README's steps in bookworm
+    sudo python benchmarks/pi_install.py --emulate armhf
+
+The first asks pip's resolver what ``pi-requirements.txt`` (the part of the install
+that comes from PyPI) would download for 64-bit (aarch64) and 32-bit (armv7l)
+Raspberry Pi OS with CPython 3.11: floors, wheels only for both.
+
+The second builds a minimal Debian bookworm system of that architecture (debootstrap,
+run through qemu-user-static: Raspberry Pi OS Bookworm is built on it), copies the
+committed tree into it, runs the Pi steps of the README's "On a Raspberry Pi" section
+as written (apt packages that only Raspberry Pi OS carries, such as python3-picamera2,
+are left out and named), then the fast tests. Every C compiler name in the system is
+a trap that records its call and fails. Floors: every step succeeds, no compiler is
+called, the fast tests pass. Needs root, debootstrap and qemu-user-static from apt.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
-import tomllib
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+REQUIREMENTS = ROOT / "pi-requirements.txt"
+MIRROR = "http://deb.debian.org/debian"
+SUITE = "bookworm"
 
-PLATFORMS = ("manylinux2014_aarch64", "manylinux_2_17_aarch64", "manylinux_2_28_aarch64",
-             "manylinux_2_34_aarch64", "manylinux_2_36_aarch64")
-"""The wheel tags bookworm's glibc 2.36 on aarch64 accepts (pip does not widen them itself)."""
+PLATFORMS = {
+    "aarch64": ("manylinux2014_aarch64", "manylinux_2_17_aarch64", "manylinux_2_28_aarch64",
+                "manylinux_2_34_aarch64", "manylinux_2_36_aarch64", "linux_aarch64"),
+    "armv7l": ("manylinux2014_armv7l", "manylinux_2_17_armv7l", "manylinux_2_28_armv7l",
+               "manylinux_2_31_armv7l", "manylinux_2_36_armv7l", "linux_armv7l"),
+}
+"""The wheel tags bookworm's glibc 2.36 accepts on each Pi (pip does not widen them itself)."""
 
-FROM_APT = {"spidev"}
-"""Packages the README's Pi install takes from apt (python3-spidev): pip finds them there."""
+COMPILERS = ("cc", "gcc", "c++", "g++", "clang", "cmake", "ninja",
+             "aarch64-linux-gnu-gcc", "arm-linux-gnueabihf-gcc")
+"""Names a build from source would call: each is a trap in the emulated system."""
+
+CHECKOUT = "/home/maker/surakarta-board"
+TEST_TOOLS = ("pytest>=7", "hypothesis>=6.100")
 
 
-def pi_requirements() -> list[str]:
-    """What ``pip install -e '.[pi]'`` asks for, less what apt provides."""
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    wanted = project["dependencies"] + project["optional-dependencies"]["pi"]
-    return [text for text in wanted if re.split(r"[\s<>=!~\[;]", text)[0] not in FROM_APT]
+# ------------------------------------------------------------ pip resolver
 
 
-def resolve(requirements: list[str]) -> list[dict[str, object]]:
-    """pip's choice for the Pi, wheels only; exits with pip's message when there is none."""
+def resolve(machine: str) -> list[dict[str, object]]:
+    """pip's choice for ``pi-requirements.txt`` on ``machine``; exits when a wheel is missing."""
     with tempfile.TemporaryDirectory() as folder:
         report = Path(folder) / "report.json"
         command = [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet",
                    "--ignore-installed", "--only-binary=:all:", "--python-version", "3.11",
                    "--implementation", "cp", "--abi", "cp311",
-                   *(option for tag in PLATFORMS for option in ("--platform", tag)),
+                   *(option for tag in PLATFORMS[machine] for option in ("--platform", tag)),
                    "--target", str(Path(folder) / "target"), "--report", str(report),
-                   "-c", str(ROOT / "pi-constraints.txt"), *requirements]
+                   "-r", str(REQUIREMENTS)]
         finished = subprocess.run(command, capture_output=True, text=True)
         if finished.returncode != 0:
             errors = [line for line in finished.stderr.splitlines() if "ERROR" in line]
-            sys.exit("FAIL: no wheels-only install for the Pi:\n" + "\n".join(errors))
+            sys.exit(f"FAIL: no wheels-only install for {machine}:\n" + "\n".join(errors))
         installs: list[dict[str, object]] = json.loads(report.read_text())["install"]
         return installs
 
 
+def check_wheels() -> int:
+    for machine in PLATFORMS:
+        installs = resolve(machine)
+        for install in installs:
+            metadata, download = install["metadata"], install["download_info"]
+            assert isinstance(metadata, dict) and isinstance(download, dict)
+            print(f"{machine:<8} {metadata['name']:<16} {metadata['version']:<10} "
+                  f"{str(download['url']).rsplit('/', 1)[-1]}")
+        print(f"floor: wheels only for {machine} / CPython 3.11: ok ({len(installs)} packages)")
+    return 0
+
+
+# ----------------------------------------------------- emulated bookworm
+
+
+def readme_pi_steps() -> list[str]:
+    """The first shell block of the README's "On a Raspberry Pi" section, line by line."""
+    # The committed README, as the emulated system gets the committed tree.
+    text = subprocess.run(["git", "-C", str(ROOT), "show", "HEAD:README.md"],
+                          capture_output=True, text=True, check=True).stdout
+    section = text.split("\n## On a Raspberry Pi", 1)[1]
+    block = re.search(r"```sh\n(.*?)```", section, re.S)
+    if block is None:
+        sys.exit("FAIL: the README's Pi section has no ```sh block")
+    return [line for line in block.group(1).splitlines() if line.strip()]
+
+
+def in_system(system: Path, script: str, log: Path, env: dict[str, str] | None = None) -> int:
+    """Run ``script`` with bash inside the emulated system; output appended to ``log``."""
+    environment = {"PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": "/root",
+                   "LANG": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive", **(env or {})}
+    with log.open("a") as out:
+        out.write(f"\n$ {script}\n")
+        out.flush()
+        finished = subprocess.run(["chroot", str(system), "/bin/bash", "-c", script],
+                                  stdout=out, stderr=subprocess.STDOUT, env=environment)
+    return finished.returncode
+
+
+def bootstrap(system: Path, arch: str, log: Path) -> None:
+    if (system / "etc/debian_version").exists():
+        return
+    with log.open("a") as out:
+        subprocess.run(["debootstrap", "--variant=minbase", f"--arch={arch}",
+                        "--include=ca-certificates", SUITE, str(system), MIRROR],
+                       stdout=out, stderr=subprocess.STDOUT, check=True)
+
+
+def mount(system: Path) -> list[Path]:
+    mounted = []
+    for name in ("proc", "sys", "dev"):
+        target = system / name
+        subprocess.run(["mount", "--rbind" if name != "proc" else "--bind", f"/{name}",
+                        str(target)], check=True)
+        mounted.append(target)
+    shutil.copy("/etc/resolv.conf", system / "etc/resolv.conf")
+    return mounted
+
+
+def set_traps(system: Path) -> Path:
+    """A script in front of every compiler name: it records the call and fails."""
+    record = system / "var/log/compiler-calls"
+    record.write_text("")
+    trap = "#!/bin/sh\necho \"$0 $*\" >> /var/log/compiler-calls\nexit 1\n"
+    for name in COMPILERS:
+        path = system / "usr/local/bin" / name
+        path.write_text(trap)
+        path.chmod(0o755)
+    return record
+
+
+def copy_tree(system: Path) -> None:
+    """The committed tree (what a clone gives) at ``CHECKOUT``."""
+    target = system / CHECKOUT.lstrip("/")
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD"], capture_output=True,
+                             check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+
+
+def adapt(step: str, system: Path, log: Path) -> tuple[str, list[str]]:
+    """The README step as run here: root needs no sudo, the clone is already made, and
+    apt packages that Debian lacks (Raspberry Pi OS's own) are left out and returned."""
+    words = shlex.split(step, comments=True)
+    if words[:2] == ["git", "clone"]:
+        return f"cd {CHECKOUT}", []
+    left_out = []
+    if "apt" in step and "install" in step:
+        for word in words:
+            if word.startswith("python3-") and in_system(
+                    system, f"apt-cache show {word} >/dev/null 2>&1", log) != 0:
+                left_out.append(word)
+    for name in left_out:
+        step = re.sub(rf"\s{re.escape(name)}(?=\s|$)", "", step)
+    return step.replace("sudo ", ""), left_out
+
+
+def emulate(arch: str, system: Path, tests: str) -> int:
+    log = Path(f"/tmp/pi-install-{arch}.log")
+    started = time.monotonic()
+    print(f"log: {log}", flush=True)
+    bootstrap(system, arch, log)
+    print(f"bootstrap: {time.monotonic() - started:.0f} s", flush=True)
+    mounted = mount(system)
+    try:
+        record = set_traps(system)
+        copy_tree(system)
+        ok = True
+        for step in readme_pi_steps():
+            command, left_out = adapt(step, system, log)
+            if left_out:
+                print(f"left out (Raspberry Pi OS only): {' '.join(left_out)}", flush=True)
+            begun = time.monotonic()
+            status = in_system(system, f"cd {CHECKOUT} && {command}", log)
+            print(f"{'ok' if status == 0 else 'FAIL'} ({time.monotonic() - begun:.0f} s): "
+                  f"{command}", flush=True)
+            ok = ok and status == 0
+        calls = record.read_text().strip()
+        print("floor: the README's steps succeed: " + ("ok" if ok else "FAIL"))
+        print("floor: no compiler called: " + ("ok" if not calls else f"FAIL\n{calls}"),
+              flush=True)
+        begun = time.monotonic()
+        tools = " ".join(shlex.quote(tool) for tool in TEST_TOOLS)
+        status = in_system(system, f"cd {CHECKOUT} && .venv/bin/pip install "
+                           f"--only-binary=:all: {tools} && .venv/bin/python -m pytest "
+                           f"-q -p no:cacheprovider {tests}", log,
+                           {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+        with log.open() as text:
+            summary = [line for line in text if re.search(r"\d+ (passed|failed)", line)]
+        print(f"floor: the fast tests pass ({time.monotonic() - begun:.0f} s): "
+              + ("ok" if status == 0 else "FAIL") + (f" - {summary[-1].strip()}" if summary
+                                                     else ""))
+        print(f"total: {time.monotonic() - started:.0f} s")
+        return 0 if ok and not calls and status == 0 else 1
+    finally:
+        for target in reversed(mounted):
+            subprocess.run(["umount", "--recursive", "--lazy", str(target)], check=False)
+
+
 def main() -> int:
-    installs = resolve(pi_requirements())
-    versions = {}
-    for install in installs:
-        metadata = install["metadata"]
-        download = install["download_info"]
-        assert isinstance(metadata, dict) and isinstance(download, dict)
-        versions[metadata["name"]] = metadata["version"]
-        print(f"{metadata['name']:<24} {metadata['version']:<12} "
-              f"{str(download['url']).rsplit('/', 1)[-1]}")
-    numpy_major = int(versions["numpy"].split(".")[0])
-    print(f"floor: wheels only for aarch64 / CPython 3.11: ok ({len(installs)} packages)")
-    print(f"floor: numpy 1.x for the Pi's camera stack: {versions['numpy']}: "
-          + ("ok" if numpy_major == 1 else "FAIL"))
-    return 0 if numpy_major == 1 else 1
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--emulate", choices=("arm64", "armhf"),
+                        help="run the README's steps in an emulated bookworm of this architecture")
+    parser.add_argument("--root", type=Path, help="where the emulated system lives "
+                        "(default: /var/tmp/pi-bookworm-ARCH; kept, so a rerun skips debootstrap)")
+    parser.add_argument("--tests", default="tests",
+                        help="what pytest runs there (default: the fast tier of tests/)")
+    args = parser.parse_args()
+    if args.emulate is None:
+        return check_wheels()
+    if os.geteuid() != 0:
+        sys.exit("FAIL: --emulate needs root (debootstrap, chroot, mount)")
+    system = args.root or Path(f"/var/tmp/pi-bookworm-{args.emulate}")
+    return emulate(args.emulate, system, args.tests)
 
 
 if __name__ == "__main__":

@@ -26,10 +26,12 @@ import math
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+from typing import Any
 
 import cv2
 import numpy as np
 
+from vision import aruco
 from vision.board_model import ARUCO_DICTIONARY, BoardModel, marker_ids
 from vision.camera import (
     DEFAULT_FIELD_OF_VIEW_DEGREES,
@@ -87,10 +89,7 @@ class Location:
     """Whether marker detection ran (False: the steady-camera check sufficed)."""
 
 
-@lru_cache(maxsize=1)
-def _detector() -> cv2.aruco.ArucoDetector:
-    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICTIONARY))
-    parameters = cv2.aruco.DetectorParameters()
+def _tune(parameters: Any) -> None:
     parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     # Tuned on the hard rendered set: small, tilted, blurred markers read better with
     # finer bit sampling, full error correction (a wrong id is caught by the homography
@@ -101,7 +100,12 @@ def _detector() -> cv2.aruco.ArucoDetector:
     parameters.adaptiveThreshWinSizeMin = 5
     parameters.adaptiveThreshWinSizeMax = 15
     parameters.adaptiveThreshWinSizeStep = 5
-    return cv2.aruco.ArucoDetector(dictionary, parameters)
+
+
+@lru_cache(maxsize=1)
+def _detector() -> aruco.Detector:
+    # OpenCV 4.6 (the Pi's own) and 4.7+ spell ArUco detection differently: see vision.aruco.
+    return aruco.detector(ARUCO_DICTIONARY, _tune)
 
 
 def as_grey(frame: np.ndarray) -> np.ndarray:
@@ -116,7 +120,7 @@ def detect_markers(config: VisionConfig, frame: np.ndarray) -> dict[int, np.ndar
     if grey.shape[1] > config.detection_max_width:
         scale = config.detection_max_width / grey.shape[1]
         grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    corners, ids, _ = _detector().detectMarkers(grey)
+    corners, ids = _detector().detect(grey)
     found: dict[int, np.ndarray] = {}
     if ids is None:
         return found

@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import aruco
 from vision.board_model import ARUCO_DICTIONARY, BoardModel, LoopArc
 
 MM_PER_INCH = 25.4
@@ -81,9 +82,8 @@ Shape = Line | Arc | Box | Label
 @cache
 def _marker_bits(marker_id: int) -> np.ndarray:
     """The marker's cells (border included) as a boolean array, True for black."""
-    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICTIONARY))
     cells = 6  # 4x4 data bits plus one border cell on each side
-    image = cv2.aruco.generateImageMarker(dictionary, marker_id, cells)
+    image = aruco.marker_image(ARUCO_DICTIONARY, marker_id, cells)
     return np.asarray(image < 128)
 
 

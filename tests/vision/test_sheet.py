@@ -5,6 +5,7 @@ import xml.etree.ElementTree as ElementTree
 import cv2
 import numpy as np
 
+from vision import aruco
 from vision.board_model import board_model, marker_ids
 from vision.sheet import pdf_bytes, png_bytes, rasterise, svg_text
 
@@ -21,9 +22,7 @@ def test_png_is_a4_at_300_dpi_and_says_so() -> None:
 def test_printed_markers_are_found_with_the_board_ids() -> None:
     for size in (6, 7):
         sheet = rasterise(board_model(size), 2.0)
-        detector = cv2.aruco.ArucoDetector(
-            cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
-        _, ids, _ = detector.detectMarkers(sheet)
+        _, ids = aruco.detector("DICT_4X4_50", lambda parameters: None).detect(sheet)
         assert ids is not None and sorted(ids.ravel()) == list(marker_ids(size))
 
 

@@ -39,10 +39,17 @@ from hardware.effects import Blink
 from hardware.gpio import PinFactory
 from vision.calibrate import Calibration, calibrate, load_calibration
 from vision.config import VisionConfig
-from vision.errors import CameraLost, CameraUnavailable
-from vision.reader import FrameReading, ReadStatus
+from vision.errors import BadImage, CameraUnavailable
+from vision.reader import BoardReader, FrameReading, ReadStatus
 from vision.render import Scene
-from vision.sources import FrameSource, ImageFolder, OpenCVCapture, PiCamera, SyntheticCamera
+from vision.sources import (
+    FrameSource,
+    ImageFolder,
+    OpenCVCapture,
+    PiCamera,
+    SyntheticCamera,
+    as_frame,
+)
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +65,13 @@ DOUBT_SECONDS = 1.0
 """How long a point must stay doubtful (a piece between points) before its lamp asks for it
 to be centred: a hand setting a piece down passes through doubt for a moment."""
 DOUBT_LAYER = Layer.DOUBT
+SAVE_TROUBLE_LAYER = "saves"
+"""Lit while the journal cannot be written (a full or read-only disk)."""
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 def open_camera(camera: CameraConfig, board_size: int) -> FrameSource:
@@ -176,6 +190,8 @@ class BoardApp:
         self._trouble: str | None = None
         self._no_board_since: float | None = None
         self._doubt_since: float | None = None
+        self._frame_size: tuple[int, int] | None = None
+        self._saves_failing: str | None = None
 
     def _referee(self, variant: Variant) -> Referee:
         """A referee for the config's game, or for the journaled one it goes on with."""
@@ -271,14 +287,20 @@ class BoardApp:
         if self.source is None:
             try:
                 self.source = self.open_camera()
-            except CameraUnavailable as error:
-                self._show_trouble(f"camera unavailable: {error}; retrying")
+            except Exception as error:  # a driver's own error too: retried, never an exit
+                self._show_trouble(f"camera unavailable: {_first_line(error)}; retrying")
                 return None
         try:
             frame = self.source.read()
-        except CameraLost as error:
+            if frame is not None:
+                frame = as_frame(frame, "the camera")
+        except BadImage as error:
+            # One image of a folder that is cut short or vanished: the next one is read.
+            self._show_trouble(f"{error}; going on with the next")
+            return None
+        except Exception as error:  # CameraLost, BadFrame, or whatever else a driver raises
             frame = None
-            self._show_trouble(f"camera lost: {error}; retrying")
+            self._show_trouble(f"camera lost: {_first_line(error)}; retrying")
         if frame is None:
             if self._trouble is None:
                 self._show_trouble("the camera delivers no frames; retrying")
@@ -291,10 +313,8 @@ class BoardApp:
         """One pass of the loop: a frame, button presses, engine answers."""
         now = self.clock()
         frame = self._camera_frame(now)
-        reading: FrameReading | None = None
-        if frame is not None:
-            # The pipeline's reader, not a copy: the companion page may calibrate anew.
-            reading = self.pipeline.reader.read(frame)
+        reading = None if frame is None else self._read(frame)
+        if reading is not None:
             if reading.status in (ReadStatus.NO_BOARD, ReadStatus.BOARD_MOVED):
                 self._no_board_since = self._no_board_since or now
                 if now - self._no_board_since > NO_BOARD_WARNING_SECONDS:
@@ -311,8 +331,46 @@ class BoardApp:
             if stable is not None:
                 self.session.feed(BoardSeen(stable), now)
         self.pipeline.deliver(now)
+        self._show_saves()
         if self.on_step is not None:
             self.on_step(now, reading, frame)
+
+    def _read(self, frame: Any) -> FrameReading | None:
+        """The frame's reading (by the pipeline's reader: the companion page may calibrate
+        anew). A frame of a new size gets a fresh reader (one that found the markers on
+        the old size keeps looking for them there), and a reader that fails on a strange
+        frame is replaced, with the trouble shown, rather than stop the board."""
+        pipeline = self.pipeline
+        size = (frame.shape[1], frame.shape[0])
+        if size != self._frame_size:
+            if self._frame_size is not None:
+                log.warning("the camera's frames are now %dx%d (were %dx%d)", *size,
+                            *self._frame_size)
+                pipeline.reader = BoardReader(pipeline.calibration)
+            self._frame_size = size
+        try:
+            return pipeline.reader.read(frame)
+        except Exception as error:
+            self._show_trouble(f"cannot read the camera's frame: {_first_line(error)}")
+            pipeline.reader = BoardReader(pipeline.calibration)
+            return None
+
+    def _show_saves(self) -> None:
+        """A slow blink of the middle points while the journal cannot be written."""
+        failing = self.journal.failing
+        if failing == self._saves_failing:
+            return
+        self._saves_failing = failing
+        if failing is None:
+            log.info("the game is saved again")
+            self.hardware.scene.clear(SAVE_TROUBLE_LAYER)
+            return
+        log.error("the game cannot be saved (%s): free some space or check the disk", failing)
+        size = self.session.referee.position.size
+        middle = FILES[(size - 1) // 2 : size // 2 + 1]
+        rows = range((size + 1) // 2, size // 2 + 2)
+        points = tuple(f"{letter}{row}" for letter in middle for row in rows)
+        self.hardware.scene.show(SAVE_TROUBLE_LAYER, Blink(points, period=3.0), priority=95)
 
     def run(self) -> int:
         """Run until stopped; every lamp is dark afterwards."""
@@ -341,7 +399,9 @@ class BoardApp:
 
 
 def install_signal_handlers(app: BoardApp) -> None:
-    """SIGTERM (systemd stop) and SIGINT (Ctrl-C) end the loop cleanly."""
+    """SIGTERM (systemd stop), SIGINT (Ctrl-C) and SIGHUP (the terminal closed) end the
+    loop cleanly, every lamp dark."""
     flag = StopFlag(app.stop)
     signal.signal(signal.SIGTERM, flag)
     signal.signal(signal.SIGINT, flag)
+    signal.signal(signal.SIGHUP, flag)

@@ -5,15 +5,22 @@ from __future__ import annotations
 import os
 import random
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
-from controller import Game
+from controller import Game, legal_moves, make_move
 from controller.record import read_record
+from firmware.app import TROUBLE_LAYER, BoardApp
+from firmware.config import load_config
 from firmware.journal import Journal, SessionState
 from hardware.mock import RECENT_STATES, mock_factory
+from tests.conftest import FakeClock
+from vision.errors import BadImage, CameraLost, CameraUnavailable
+from vision.render import Scene, render
 
 
 def test_mock_pins_forget_old_changes_so_a_pc_run_does_not_grow() -> None:
@@ -165,3 +172,241 @@ def _check_restart(folder: Path, before: Snapshot | None, after: Snapshot, done:
     assert not list(folder.glob(".*.tmp")) and not list(folder.glob("games/.*.tmp")), \
         "the next start removes what the cut left"
 
+
+
+# -- the main loop under camera faults, frame-size changes, failing saves, signals -------
+
+CAMERA_FAULTS = ("lost", "unavailable", "grey", "tiny", "empty", "resized", "raises", "ended",
+                 "bad-image", "two-dimensional")
+
+
+class FaultyCameras:
+    """Opens rendered cameras on ``position``; ``fault`` makes the next open or read fail."""
+
+    def __init__(self, position: Any) -> None:
+        from controller.position import start_position
+
+        self.position = position
+        self.fault: str | None = None
+        self.shown: list[str] = []
+        self.start = start_position(position.size)
+        self.opened = 0
+
+    def __call__(self) -> Any:
+        self.opened += 1
+        if self.fault == "unavailable":
+            self._shown()
+            raise CameraUnavailable("no camera on /dev/video0")
+        return _FaultyCamera(self)
+
+    def _shown(self) -> str:
+        assert self.fault is not None
+        fault, self.fault = self.fault, None
+        self.shown.append(fault)
+        return fault
+
+
+class _FaultyCamera:
+    def __init__(self, cameras: FaultyCameras) -> None:
+        self.cameras = cameras
+        self.frames = 0
+
+    def read(self) -> np.ndarray | None:
+        cameras = self.cameras
+        self.frames += 1
+        scene = Scene(seed=self.frames)
+        if cameras.opened == 1 and self.frames == 1:
+            return render(cameras.start, scene)  # the frame the board calibrates from
+        if cameras.fault == "unavailable":
+            raise CameraLost("unplugged")  # and it cannot be opened again at once
+        if cameras.fault is not None:
+            fault = cameras._shown()
+            frames: dict[str, Any] = {
+                "grey": np.full((480, 640, 3), 128, np.uint8),
+                "tiny": np.zeros((1, 1, 3), np.uint8),
+                "empty": np.zeros((0, 0, 3), np.uint8),
+                "two-dimensional": np.zeros((480, 640), np.uint8),
+                "resized": render(cameras.position, replace(scene, width=960, height=720)),
+                "ended": None,
+            }
+            if fault == "lost":
+                raise CameraLost("the camera stopped")
+            if fault == "raises":
+                raise RuntimeError("driver error -5")
+            if fault == "bad-image":
+                raise BadImage("cannot read image: 'frame-0042.jpg' (the JPEG is cut short)")
+            return frames[fault]
+        return render(cameras.position, scene)
+
+    def close(self) -> None:
+        pass
+
+
+def _app(tmp_path: Path, cameras: FaultyCameras, clock: FakeClock) -> BoardApp:
+    path = tmp_path / "board.toml"
+    path.write_text('[camera]\nsource = "synthetic"\n[journal]\npath = "journal.json"\n')
+    return BoardApp(load_config(path), mock_factory(), clock, cameras)
+
+
+def _after(position: Any, name: str) -> Any:
+    return make_move(position, next(m for m in legal_moves(position) if m.name == name))
+
+
+def _run(app: BoardApp, clock: FakeClock, steps: int) -> None:
+    for _ in range(steps):
+        app.step()  # the property: no fault escapes it
+        clock.now += 0.1
+
+
+@pytest.mark.parametrize("fault", CAMERA_FAULTS)
+def test_no_camera_fault_stops_the_board_and_play_goes_on(tmp_path: Path, fault: str) -> None:
+    from controller import start_position
+
+    cameras = FaultyCameras(start_position())
+    clock = FakeClock()
+    app = _app(tmp_path, cameras, clock)
+    try:
+        _run(app, clock, 10)
+        assert app.session.referee.settled
+        for _ in range(3):  # the same fault again and again: a file that stays bad
+            cameras.fault = fault
+            _run(app, clock, 3)
+        assert cameras.shown == [fault] * 3
+        _run(app, clock, 40 if fault == "unavailable" else 15)
+        assert TROUBLE_LAYER not in app.hardware.scene.layer_names, "the trouble is over"
+        cameras.position = _after(cameras.position, "b2-c3")  # and the board still plays
+        _run(app, clock, 10)
+        assert [m.name for m in app.session.referee.current.moves] == ["b2-c3"]
+    finally:
+        app.close()
+
+
+def test_a_camera_that_changes_its_frame_size_is_read_at_the_new_size(tmp_path: Path) -> None:
+    from controller import start_position
+
+    cameras = FaultyCameras(start_position())
+    clock = FakeClock()
+    app = _app(tmp_path, cameras, clock)
+    try:
+        _run(app, clock, 10)
+        for _ in range(30):  # from now on every frame is larger
+            cameras.fault = "resized"
+            _run(app, clock, 1)
+        cameras.position = _after(cameras.position, "b2-c3")
+        for _ in range(20):
+            cameras.fault = "resized"
+            _run(app, clock, 1)
+        assert [m.name for m in app.session.referee.current.moves] == ["b2-c3"]
+    finally:
+        app.close()
+
+
+def test_failing_saves_are_shown_on_the_lamps_until_they_work_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    from controller import start_position
+    from firmware.app import SAVE_TROUBLE_LAYER
+
+    cameras = FaultyCameras(start_position())
+    clock = FakeClock()
+    app = _app(tmp_path, cameras, clock)
+    real_replace = os.replace
+    full = {"on": True}
+
+    def replace_on_a_full_disk(*args: Any) -> None:
+        if full["on"]:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_replace(*args)
+
+    try:
+        _run(app, clock, 10)
+        monkeypatch.setattr(os, "replace", replace_on_a_full_disk)
+        cameras.position = _after(cameras.position, "b2-c3")
+        _run(app, clock, 10)
+        assert app.session.referee.current.moves, "the game goes on"
+        assert SAVE_TROUBLE_LAYER in app.hardware.scene.layer_names, "the lamps say so"
+        full["on"] = False
+        cameras.position = _after(cameras.position, "e5-e4")
+        _run(app, clock, 10)
+        assert SAVE_TROUBLE_LAYER not in app.hardware.scene.layer_names
+    finally:
+        app.close()
+    state = Journal(tmp_path / "journal.json").load()
+    assert state is not None and [m.name for m in state.game.moves] == ["b2-c3", "e5-e4"]
+
+
+def test_sighup_stops_the_board_like_sigterm(tmp_path: Path) -> None:
+    import signal
+
+    from controller import start_position
+    from firmware.app import StopFlag, install_signal_handlers
+
+    cameras = FaultyCameras(start_position())
+    app = _app(tmp_path, cameras, FakeClock())
+    saved = {number: signal.getsignal(number) for number in
+             (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
+    try:
+        install_signal_handlers(app)
+        handler = signal.getsignal(signal.SIGHUP)
+        assert isinstance(handler, StopFlag)
+        handler(signal.SIGHUP, None)
+        assert app.stop.wait(timeout=10), "a hang-up stops the loop, which darkens the lamps"
+    finally:
+        for number, previous in saved.items():
+            signal.signal(number, previous)
+        app.close()
+
+
+def test_a_folder_camera_whose_images_vanish_or_are_cut_short_keeps_the_board_going(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import cv2
+
+    from controller import start_position
+    from vision.sources import ImageFolder
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    ok, encoded = cv2.imencode(".jpg", render(start_position(), Scene()))
+    assert ok
+    jpeg = encoded.tobytes()
+    for number in range(12):
+        (folder / f"frame-{number:04d}.jpg").write_bytes(jpeg)
+    clock = FakeClock()
+    path = tmp_path / "board.toml"
+    path.write_text('[camera]\nsource = "synthetic"\n[journal]\npath = "journal.json"\n')
+    app = BoardApp(load_config(path), mock_factory(), clock, lambda: ImageFolder(folder))
+    try:
+        _run(app, clock, 3)
+        (folder / "frame-0004.jpg").unlink()  # vanishes after the folder was listed
+        (folder / "frame-0005.jpg").write_bytes(jpeg[: len(jpeg) // 2])  # cut short
+        _run(app, clock, 4)
+        assert "frame-0004.jpg' (no such file); going on with the next" in caplog.text
+        assert "frame-0005.jpg' (the JPEG is cut short); going on with the next" in caplog.text
+        for image in folder.iterdir():  # the folder is emptied
+            image.unlink()
+        _run(app, clock, 10)
+        assert TROUBLE_LAYER in app.hardware.scene.layer_names, "no frames: shown"
+        for number in range(20, 40):  # and filled again
+            (folder / f"frame-{number:04d}.jpg").write_bytes(jpeg)
+        _run(app, clock, 12)
+        assert TROUBLE_LAYER not in app.hardware.scene.layer_names
+        assert app.session.referee.settled
+    finally:
+        app.close()
+
+
+def test_a_second_board_on_the_same_journal_stops_at_once_in_one_line(tmp_path: Path) -> None:
+    from controller import start_position
+    from firmware.journal import JournalInUse
+
+    clock = FakeClock()
+    first = _app(tmp_path, FaultyCameras(start_position()), clock)
+    try:
+        with pytest.raises(JournalInUse, match="in use by another board"):
+            _app(tmp_path, FaultyCameras(start_position()), clock)
+    finally:
+        first.close()
+    _app(tmp_path, FaultyCameras(start_position()), clock).close()  # free once it stopped

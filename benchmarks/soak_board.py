@@ -133,10 +133,11 @@ class Figures:
     steps: int = 0
     moves: int = 0
     accepted: int = 0
-    games_finished: int = 0
     restarts: int = 0
     power_cuts: int = 0
     presses: int = 0
+    records: int = 0
+    """Records of finished games in the records folders at the end."""
     stops: list[str] = field(default_factory=list)
     """Exceptions that escaped the loop (floor: none)."""
     lost: list[str] = field(default_factory=list)
@@ -223,10 +224,11 @@ def soak_main_loop(seconds: float, seed: int, log: Callable[[str], None] = print
                 figures.samples.append((now - started, rss_mb()))
                 log(f"{(now - started) / 60:6.1f} min  RSS {figures.samples[-1][1]:6.1f} MB  "
                     f"steps {figures.steps}  moves accepted {figures.accepted}  "
-                    f"games {figures.games_finished}  restarts {figures.restarts}  "
+                    f"records {len(_records(folder))}  restarts {figures.restarts}  "
                     f"power cuts {figures.power_cuts}")
                 next_sample = now + SAMPLE_SECONDS
         figures.samples.append((time.monotonic() - started, rss_mb()))
+        figures.records = len(_records(folder))
     return _report(figures, seconds, log)
 
 
@@ -265,8 +267,6 @@ def _run_session(config: Any, scene: Scene, rng: random.Random, figures: Figures
                 figures.accepted += len(game.moves) - accepted
             accepted = len(game.moves)
         game = app.session.referee.current
-        if game.is_over:
-            figures.games_finished += 1
         saved_moves = [move.name for move in game.moves]
         finished = game.is_over
     finally:
@@ -316,7 +316,7 @@ def _window_means(samples: list[tuple[float, float]], seconds: float) -> tuple[f
 def _report(figures: Figures, seconds: float, log: Callable[[str], None]) -> int:
     log(f"{figures.steps} steps ({figures.steps * STEP / 3600:.1f} h of board time) in "
         f"{seconds / 60:.0f} min; {figures.moves} moves by the hand, {figures.accepted} accepted; "
-        f"{figures.games_finished} games finished; {figures.presses} button presses; "
+        f"{figures.records} games finished and recorded; {figures.presses} button presses; "
         f"{figures.restarts} restarts, {figures.power_cuts} power cuts")
     failed = False
     if figures.stops:

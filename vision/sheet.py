@@ -89,6 +89,14 @@ def _marker_bits(marker_id: int) -> np.ndarray:
 
 def sheet_shapes(model: BoardModel) -> list[Shape]:
     """Everything printed on the sheet."""
+    shapes = board_shapes(model)
+    title = f"Surakarta {model.size}x{model.size} - pitch {model.pitch:g} mm - print at 100%"
+    shapes.append(Label(title, (model.paper.width / 2, 12.0), 3.0))
+    return shapes
+
+
+def board_shapes(model: BoardModel) -> list[Shape]:
+    """The board's drawing: lines, loops, markers and coordinates (no title)."""
     shapes: list[Shape] = []
     width = model.line_width
     last = model.size - 1
@@ -116,8 +124,6 @@ def sheet_shapes(model: BoardModel) -> list[Shape]:
                 column = run
     height = LABEL_HEIGHT_PITCHES * model.pitch
     shapes.extend(Label(text, centre, height) for text, centre in model.label_positions())
-    title = f"Surakarta {model.size}x{model.size} - pitch {model.pitch:g} mm - print at 100%"
-    shapes.append(Label(title, (model.paper.width / 2, 12.0), 3.0))
     return shapes
 
 
@@ -140,6 +146,10 @@ def _fixed(xy: tuple[float, float], scale: float) -> tuple[int, int]:
     return round(xy[0] * scale * _ONE), round(xy[1] * scale * _ONE)
 
 
+def _edge(mm: float, scale: float) -> int:
+    return math.floor(mm * scale + 0.5 + 1e-6)
+
+
 def draw_shapes(image: np.ndarray, shapes: list[Shape], pixels_per_mm: float) -> None:
     """Draw the shapes in black onto ``image`` (in place)."""
     ink = 0 if image.ndim == 2 else (0, 0, 0)
@@ -156,10 +166,14 @@ def draw_shapes(image: np.ndarray, shapes: list[Shape], pixels_per_mm: float) ->
                         loop.start_degrees, loop.start_degrees + loop.sweep_degrees, ink,
                         max(1, round(shape.width * scale)), cv2.LINE_AA, _SHIFT)
         elif isinstance(shape, Box):
-            x0, y0 = round(shape.left * scale), round(shape.top * scale)
-            x1 = round((shape.left + shape.width) * scale)
-            y1 = round((shape.top + shape.height) * scale)
-            image[y0:y1, x0:x1] = ink
+            # Edges rounded half up with a little slack, so that two cells meeting at a
+            # pixel's half agree on it despite float noise (no white seam between them),
+            # and clamped: a box partly off the image (a tile's neighbour) must not wrap.
+            x0, y0 = max(0, _edge(shape.left, scale)), max(0, _edge(shape.top, scale))
+            x1 = _edge(shape.left + shape.width, scale)
+            y1 = _edge(shape.top + shape.height, scale)
+            if x1 > x0 and y1 > y0:
+                image[y0:y1, x0:x1] = ink
         else:
             _draw_label(image, shape, scale, ink)
 
@@ -206,15 +220,25 @@ def _arc_endpoints(loop: LoopArc) -> tuple[tuple[float, float], tuple[float, flo
 
 def svg_text(model: BoardModel) -> str:
     """The sheet as an SVG document sized in mm."""
-    width, height = model.paper.value
+    return svg_document(sheet_shapes(model), model.paper.width, model.paper.height)
+
+
+def svg_document(shapes: list[Shape], width: float, height: float,
+                 holes: list[tuple[float, float]] | None = None, hole_diameter: float = 0.0,
+                 outline: bool = False) -> str:
+    """``shapes`` as an SVG document ``width`` by ``height`` mm.
+
+    ``holes`` (centres, mm) are drawn as red hairline circles and ``outline`` as a red
+    hairline rectangle round the page: the cut layer of a laser cutter or a CNC router,
+    whose software tells it from the black drawing (engraved) by the colour.
+    """
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}mm" height="{height:g}mm" '
         f'viewBox="0 0 {width:g} {height:g}">',
         f'<rect x="0" y="0" width="{width:g}" height="{height:g}" fill="white"/>',
-        '<g stroke="black" fill="none" stroke-linecap="round">',
+        '<g id="engrave" stroke="black" fill="none" stroke-linecap="round">',
     ]
-    shapes = sheet_shapes(model)
     for shape in shapes:
         if isinstance(shape, Line):
             out.append(f'<line x1="{shape.start[0]:.3f}" y1="{shape.start[1]:.3f}" '
@@ -239,7 +263,15 @@ def svg_text(model: BoardModel) -> str:
             baseline = shape.centre[1] + shape.height / 2
             out.append(f'<text x="{shape.centre[0]:.3f}" y="{baseline:.3f}" '
                        f'font-size="{size:.3f}">{shape.text}</text>')
-    out.append("</g>\n</svg>\n")
+    out.append("</g>")
+    if holes or outline:
+        out.append('<g id="cut" stroke="red" fill="none" stroke-width="0.1">')
+        out.extend(f'<circle cx="{x:.3f}" cy="{y:.3f}" r="{hole_diameter / 2:.3f}"/>'
+                   for x, y in holes or [])
+        if outline:
+            out.append(f'<rect x="0" y="0" width="{width:g}" height="{height:g}"/>')
+        out.append("</g>")
+    out.append("</svg>\n")
     return "\n".join(out)
 
 
@@ -269,15 +301,21 @@ def _bezier_arc(loop: LoopArc) -> list[tuple[float, float]]:
     return points
 
 
-def _pdf_content(model: BoardModel) -> str:
-    height = model.paper.height
-
+def pdf_ops(shapes: list[Shape], page_height: float,
+            clip: tuple[float, float, float, float] | None = None) -> str:
+    """PDF drawing operators of ``shapes`` on a page ``page_height`` mm high, drawn only
+    inside ``clip`` (left, top, width, height in mm) when it is given."""
     def pt(xy: tuple[float, float]) -> str:
-        # PDF's y axis points up; the model's points down.
-        return f"{xy[0] * _PT_PER_MM:.3f} {(height - xy[1]) * _PT_PER_MM:.3f}"
+        # PDF's y axis points up; the shapes' points down.
+        return f"{xy[0] * _PT_PER_MM:.3f} {(page_height - xy[1]) * _PT_PER_MM:.3f}"
 
-    ops = ["1 J 1 j 0 G 0 g"]
-    for shape in sheet_shapes(model):
+    ops = ["q"]
+    if clip is not None:
+        left, top, width, height = clip
+        ops.append(f"{pt((left, top + height))} {width * _PT_PER_MM:.3f} "
+                   f"{height * _PT_PER_MM:.3f} re W n")
+    ops.append("1 J 1 j 0 G 0 g")
+    for shape in shapes:
         if isinstance(shape, Line):
             ops.append(f"{shape.width * _PT_PER_MM:.3f} w {pt(shape.start)} m {pt(shape.end)} l S")
         elif isinstance(shape, Arc):
@@ -294,26 +332,49 @@ def _pdf_content(model: BoardModel) -> str:
             size = shape.height / 0.72 * _PT_PER_MM
             text_width = len(shape.text) * _HELVETICA_AVERAGE_WIDTH * size
             x = shape.centre[0] * _PT_PER_MM - text_width / 2
-            y = (height - shape.centre[1] - shape.height / 2) * _PT_PER_MM
+            y = (page_height - shape.centre[1] - shape.height / 2) * _PT_PER_MM
             escaped = shape.text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
             ops.append(f"BT /F1 {size:.3f} Tf {x:.3f} {y:.3f} Td ({escaped}) Tj ET")
+    ops.append("Q")
     return "\n".join(ops) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page of a PDF document."""
+
+    width: float
+    """mm."""
+    height: float
+    """mm."""
+    ops: str
+    """Its drawing, PDF operators (see :func:`pdf_ops`)."""
 
 
 def pdf_bytes(model: BoardModel) -> bytes:
     """The sheet as a one-page vector PDF."""
-    width = model.paper.width * _PT_PER_MM
-    height = model.paper.height * _PT_PER_MM
-    content = zlib.compress(_pdf_content(model).encode("ascii"))
+    height = model.paper.height
+    return pdf_document([Page(model.paper.width, height, pdf_ops(sheet_shapes(model), height))])
+
+
+def pdf_document(pages: list[Page]) -> bytes:
+    """A vector PDF of ``pages``, in order."""
+    count = len(pages)
+    # Objects: 1 catalog, 2 page tree, 3 font, then a page and its contents per page.
+    kids = " ".join(f"{4 + 2 * i} 0 R" for i in range(count))
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width:.3f} {height:.3f}] "
-         "/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>").encode("ascii"),
-        f"<< /Length {len(content)} /Filter /FlateDecode >>\nstream\n".encode("ascii")
-        + content + b"\nendstream",
+        f"<< /Type /Pages /Kids [{kids}] /Count {count} >>".encode("ascii"),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
+    for i, page in enumerate(pages):
+        content = zlib.compress(page.ops.encode("ascii"))
+        objects.append(
+            (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {page.width * _PT_PER_MM:.3f} "
+             f"{page.height * _PT_PER_MM:.3f}] /Resources << /Font << /F1 3 0 R >> >> "
+             f"/Contents {5 + 2 * i} 0 R >>").encode("ascii"))
+        objects.append(f"<< /Length {len(content)} /Filter /FlateDecode >>\nstream\n"
+                       .encode("ascii") + content + b"\nendstream")
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, start=1):

@@ -1,0 +1,104 @@
+"""``surakarta setup`` on a PC: photos for the camera, mock pins, a fake systemctl."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from controller.position import start_position
+from controller.reading import BoardReading
+from firmware.cli import main
+from firmware.config import check_config, load_config
+from tests.firmware.test_install_service import systemctl_failing_as_over_ssh
+from vision.render import Scene, render
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("photos")
+    start = render(start_position(6), Scene())
+    cv2.imwrite(str(folder / "start.png"), start)
+    cv2.imwrite(str(folder / "blurred.png"), render(start_position(6), Scene(blur=3.0)))
+    cv2.imwrite(str(folder / "mirrored.png"), cv2.flip(start, 1))
+    cv2.imwrite(str(folder / "empty.png"), render(BoardReading(0, 0, 6), Scene()))
+    # The camera too low: the top of the sheet is out of the picture.
+    cv2.imwrite(str(folder / "cut.png"), start[start.shape[0] // 3:])
+    return folder
+
+
+def setup(tmp_path: Path, camera: Path, *extra: str) -> int:
+    return main(["setup", "--camera", str(camera), "--folder", str(tmp_path / "config"),
+                 "--state", str(tmp_path / "state"), "--mock-pins", *extra])
+
+
+def test_a_first_build_ends_with_a_config_that_needs_no_editing(
+        tmp_path: Path, photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert setup(tmp_path, photos / "start.png", "--no-service") == 0
+    out = capsys.readouterr().out
+    for step in ("1/6 cameras: ok", "2/6 the sheet: ok", "3/6 calibration: ok",
+                 "4/6 config: ok", "5/6 self-test: ok"):
+        assert step in out
+    config_file = tmp_path / "config" / "board.toml"
+    assert check_config(config_file) == []
+    config = load_config(config_file)
+    assert config.camera.calibration == tmp_path / "config" / "calibration.json"
+    assert config.camera.calibration.exists()
+    assert "/home/pi" not in config_file.read_text()
+    assert str(tmp_path / "state" / "journal.json") in config_file.read_text()
+    picture = cv2.imread(str(tmp_path / "config" / "setup" / "camera-1.jpg"))
+    assert picture is not None and picture.shape == (480, 640, 3)
+
+
+@pytest.mark.parametrize(("photo", "step", "fix"), [
+    ("blurred.png", "2/6 the sheet: FAILED", "the picture is blurred"),
+    ("mirrored.png", "2/6 the sheet: FAILED", "the camera mirrors its picture"),
+    ("cut.png", "2/6 the sheet: FAILED", "the markers near the top right corner, the top left "
+                                         "corner are not in view"),
+    ("empty.png", "3/6 calibration: FAILED", "set up the start position"),
+])
+def test_a_step_that_fails_says_what_to_fix(
+        tmp_path: Path, photos: Path, capsys: pytest.CaptureFixture[str], photo: str,
+        step: str, fix: str) -> None:
+    assert setup(tmp_path, photos / photo, "--no-service") == 1
+    out = capsys.readouterr().out
+    assert step in out
+    (advice,) = [line for line in out.splitlines() if line.startswith("  to fix: ")]
+    assert fix in advice
+    assert "then run surakarta setup again" in out
+    assert not (tmp_path / "config" / "board.toml").exists()
+
+
+def test_a_service_that_cannot_start_over_ssh_is_a_fix_not_a_crash(
+        tmp_path: Path, photos: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    systemctl_failing_as_over_ssh(tmp_path, monkeypatch)
+    units = tmp_path / "units"
+    assert setup(tmp_path, photos / "start.png", "--unit-dir", str(units)) == 1
+    out = capsys.readouterr().out
+    assert "6/6 service: FAILED: systemctl --user daemon-reload failed" in out
+    assert "loginctl enable-linger" in out
+    assert (units / "surakarta.service").exists()
+
+
+def test_no_camera_at_all_is_said_with_where_to_look(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from firmware.commands import setup as command
+
+    monkeypatch.setattr(command, "candidates", lambda: [])
+    assert main(["setup", "--folder", str(tmp_path), "--mock-pins"]) == 1
+    out = capsys.readouterr().out
+    assert "1/6 cameras: FAILED" in out and "rpicam-hello --list-cameras" in out
+
+
+def test_a_camera_that_gives_no_picture_is_skipped(
+        tmp_path: Path, photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "no-such-camera.mp4"
+    assert main(["setup", "--camera", str(missing), "--camera", str(photos / "start.png"),
+                 "--folder", str(tmp_path / "config"), "--state", str(tmp_path / "state"),
+                 "--mock-pins", "--no-service"]) == 0
+    out = capsys.readouterr().out
+    assert f"camera {missing}: no picture" in out
+    assert "using camera " + str(photos / "start.png") in out

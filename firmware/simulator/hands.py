@@ -1,7 +1,10 @@
 """The player's hand, driven by the mouse: lift, carry and drop pieces on the virtual board.
 
-While the mouse button is down over the board, the hand is over the board: the
-camera frames show it (and vision sees the occlusion, as with a real hand). A
+While the mouse button is down over the board with nothing in it, the hand is over
+the board: the camera frames show it (and vision sees the occlusion, as with a real
+hand). A hand that has lifted a piece holds it up, out of the camera's view of the
+board, as a player does to see the lamps: the board then shows the piece's moves, as
+the real one does, until the piece is put down. A
 piece dropped on a point of the other colour pushes that piece off to its tray
 (a capture done in one movement); dropped off the board it goes to its tray;
 dropped on a piece of its own colour it goes back where it came from. A piece
@@ -54,7 +57,7 @@ class Hands:
     def _follow(self, pos: tuple[float, float]) -> None:
         self.mouse = pos
         view = self.layout.board
-        if self.down and view.is_over_sheet(pos):
+        if self.down and self.carried is None and view.is_over_sheet(pos):
             self.board.hand = view.grid(*pos)
         else:
             self.board.hand = None
@@ -69,10 +72,12 @@ class Hands:
             x, y = view.point_pixel(point)
             if (x - pos[0]) ** 2 + (y - pos[1]) ** 2 <= (0.5 * view.pitch) ** 2:
                 self.carried = Carried(self.board.pieces.pop(point), point)
+                self.board.hand = None  # lifted out of the camera's view
                 return
         tray = self.layout.tray_at(pos)
         if tray is not None and self.tray_count(tray) > 0:
             self.carried = Carried(tray, None)
+            self.board.hand = None
 
     def move(self, pos: tuple[float, float]) -> None:
         """The hand moves (carrying its piece, if any)."""

@@ -49,6 +49,7 @@ from firmware.simulator.lamps import LampWatch
 from firmware.simulator.layout import CAMERA_VIEW, WINDOW_SIZE, Layout, inside
 from firmware.simulator.options import SimulatorError, WindowOptions, camera_scene
 from firmware.simulator.sound import Speaker
+from firmware.simulator.status import NOTICE_SECONDS, StatusLine
 from hardware.buzzer import SOUND_PATTERNS
 from vision.calibrate import calibrate
 from vision.config import VisionConfig
@@ -214,6 +215,10 @@ class SimulatorWindow:
         """The last camera frame through the vision."""
         self.notice = ""
         """A short note about the last on-screen action."""
+        # What the panel shows of the three, each while still true (see status.py).
+        self._referee_line = StatusLine()
+        self._board_line = StatusLine()
+        self._notice_line = StatusLine(NOTICE_SECONDS)
         self._next_frame = self.now
         self._pressed: dict[str, float] = {}
         self._background: pygame.Surface | None = None
@@ -225,6 +230,7 @@ class SimulatorWindow:
         text = describe(decision)
         if text is not None:
             self.latest = text
+            self._board_line.say(text, self.now, self.simulation.referee.game)
 
     def _hook_buzzer(self) -> None:
         # The buzzer still sounds on its mock pin; the speaker plays the same pattern.
@@ -267,23 +273,27 @@ class SimulatorWindow:
         referee = simulation.referee
         if name in PIN_BUTTONS:
             simulation.push(PIN_BUTTONS[name])
-            self.notice = f"pressed {name}"
+            self._note(f"pressed {name}")
         elif name in ("level-", "level+"):
             step = 1 if name == "level+" else -1
             simulation.session.feed(SetLevel(min(10, max(1, referee.level + step))), self.now)
-            self.notice = f"level {referee.level}"
+            self._note(f"level {referee.level}")
         elif name == "eval":
             self.evaluation.start(referee.current)
         elif name == "follow":
             move = simulation.last_lit
             if move is None or move not in legal_moves(referee.position, referee.variant):
-                self.notice = "nothing lit to play"
+                self._note("nothing lit to play")
                 return
             self._arrange(make_move(referee.position, move))
-            self.notice = f"played {move.name}"
+            self._note(f"played {move.name}")
         elif name == "setup":
             self._arrange(referee.position)
-            self.notice = "pieces set out as the referee expects"
+            self._note("pieces set out as the referee expects")
+
+    def _note(self, text: str) -> None:
+        self.notice = text
+        self._notice_line.say(text, self.now, self.simulation.referee.game)
 
     def _arrange(self, position: Position) -> None:
         points = geometry(position.size).points
@@ -378,16 +388,20 @@ class SimulatorWindow:
                      f"{position.count(Color.BLACK)}", (x + width - 130, y), 22,
                      drawing.DIM_TEXT)
         y += 24
-        lines = [f"referee: {simulation.session.last_message}"]
-        if self.latest:
-            lines.append(f"board: {self.latest}")
+        now = self.now
+        self._referee_line.follow(simulation.session.last_message, now, game)
+        lines = []
+        if said := self._referee_line.shown(now, game):
+            lines.append(f"referee: {said}")
+        if happened := self._board_line.shown(now, game):
+            lines.append(f"board: {happened}")
         lines.append(f"vision: {self._vision_text()}")
         if self.speaker.last is not None and self.now - self.speaker.last_at < 4.0:
             audio = "" if self.speaker.has_audio else " (no audio)"
             lines.append(f"buzzer{audio}: {SOUND_WORDS[self.speaker.last]}")
         lines.append(f"engine: {self.evaluation.text}")
-        if self.notice:
-            lines.append(self.notice)
+        if noted := self._notice_line.shown(now, game):
+            lines.append(noted)
         for line in lines:
             for part in drawing.wrap(line, width, 21)[:2]:
                 drawing.text(surface, part, (x, y), 21, drawing.TEXT)

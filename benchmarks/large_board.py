@@ -46,6 +46,7 @@ def _vision_benchmark() -> ModuleType:
     spec = importlib.util.spec_from_file_location("vision_benchmark", _HERE / "vision.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 

@@ -17,6 +17,7 @@ import queue
 import random
 import shlex
 import subprocess
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -228,6 +229,10 @@ class EngineProcess:
         arguments = shlex.split(command)
         if not arguments:
             raise ValueError(f"empty engine command: {command!r}")
+        if arguments[0] == "surakarta":
+            # This installation's own command, found without the venv on PATH ("surakarta
+            # gtp" from .venv/bin/surakarta match would otherwise need the venv activated).
+            arguments = [sys.executable, "-m", "firmware.cli", *arguments[1:]]
         try:
             self.process = subprocess.Popen(
                 arguments,

@@ -19,7 +19,7 @@ from firmware.commands import writing
 
 if TYPE_CHECKING:
     from vision.board_model import BoardModel, Paper
-    from vision.tiles import Tiling
+    from vision.tiles import LargeBoard
 
 NAME = "print-board"
 HELP = "draw the board to print or cut (PNG, SVG or PDF by the suffix) and list its parts"
@@ -164,7 +164,7 @@ def camera_height(side: float, view_degrees: float) -> float:
 def parts_list(size: int, pitch: float, hole: float) -> str:
     """What a board of ``size`` at ``pitch`` needs, with piece sizes for every print."""
     from vision.board_model import Paper, board_model
-    from vision.tiles import PIECE_SHARE, large_board, pitch_for_piece, tiling
+    from vision.tiles import PIECE_SHARE, large_board, pitch_for_piece
 
     board = large_board(size, pitch)
     low, high, most = board.piece_range()
@@ -186,13 +186,19 @@ def parts_list(size: int, pitch: float, hole: float) -> str:
         lines.append(f"  one {paper.name} sheet: pitch {at:g} mm, pieces {low:.0f}-{high:.0f} mm")
     for piece in (*COMMON_PIECES, pitch * PIECE_SHARE[1]):
         drawing = large_board(size, max(pitch_for_piece(piece), board_model(size).pitch))
-        sheets = " or ".join(f"{_count(tiling(drawing.side, paper))} {paper.name}"
-                             for paper in Paper)
+        sheets = " or ".join(f"{_sheets(size, drawing, paper)} {paper.name}" for paper in Paper)
         mark = "  (this board)" if drawing.pitch == pitch else ""
         lines.append(f"  {piece:.0f} mm pieces: pitch {drawing.pitch:g} mm, board "
                      f"{drawing.side:.0f} mm, {sheets} sheets{mark}")
     return "\n".join(dict.fromkeys(lines))
 
 
-def _count(layout: Tiling) -> int:
+def _sheets(size: int, drawing: LargeBoard, paper: Paper) -> int:
+    from vision.board_model import board_model
+    from vision.tiles import tiling
+
+    # One sheet whose own board is at least as large serves as well as tiles.
+    if board_model(size, paper).pitch >= drawing.pitch:
+        return 1
+    layout = tiling(drawing.side, paper)
     return layout.rows * layout.columns

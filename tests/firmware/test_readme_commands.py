@@ -1,6 +1,7 @@
 """Every ``surakarta`` command the README shows, with its options as written, and run.
 
-Commands come from the README's shell blocks and its inline code. A synopsis line
+Commands come from the shell blocks and the inline code of the README and of the
+builder's guide (docs/BUILDING.md). A synopsis line
 (with placeholders such as FILE or [--size 6|7]) is checked for its options only;
 every other command is run as written, in a home folder of its own, except the few
 listed in ``NOT_RUN`` with the reason and where else they are run.
@@ -8,6 +9,7 @@ listed in ``NOT_RUN`` with the reason and where else they are run.
 
 from __future__ import annotations
 
+import argparse
 import re
 import shlex
 import shutil
@@ -23,7 +25,7 @@ from tests.firmware.test_install_service import systemctl_failing_as_over_ssh
 from vision.render import Scene, render
 
 ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
+DOCUMENTS = (ROOT / "README.md", ROOT / "docs" / "BUILDING.md")
 PROGRAMS = ("surakarta", ".venv/bin/surakarta")
 PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_0-9.]+\b|\[|\||\.\.\.|<")
 
@@ -37,8 +39,8 @@ SHORTER = {"--games 400": "--games 2"}
 
 
 def readme_commands() -> list[str]:
-    """Every surakarta command in the README, in order, without comments."""
-    text = README.read_text(encoding="utf-8")
+    """Every surakarta command in the README and the builder's guide, without comments."""
+    text = "\n".join(document.read_text(encoding="utf-8") for document in DOCUMENTS)
     found = []
     for block in re.findall(r"```sh\n(.*?)```", text, re.S):
         for line in block.splitlines():
@@ -57,11 +59,20 @@ def is_synopsis(command: str) -> bool:
     return bool(PLACEHOLDER.search(command.removeprefix("surakarta ")))
 
 
-def subcommand_options(name: str) -> set[str]:
+def subcommand(name: str) -> argparse.ArgumentParser:
     parser = build_parser()
     (subparsers,) = [action for action in parser._actions if action.dest == "command"]
-    sub = subparsers.choices[name]  # type: ignore[index]
-    return set(sub._option_string_actions)
+    sub: argparse.ArgumentParser = subparsers.choices[name]  # type: ignore[index]
+    return sub
+
+
+def subcommand_options(name: str) -> set[str]:
+    return set(subcommand(name)._option_string_actions)
+
+
+def needs_arguments(name: str) -> bool:
+    """Whether the subcommand cannot run without arguments (then alone it is a mention)."""
+    return any(action.required for action in subcommand(name)._actions)
 
 
 def test_the_readme_shows_the_commands() -> None:
@@ -96,7 +107,7 @@ def runnable() -> list[str]:
         words = shlex.split(command)
         if is_synopsis(command) or len(words) < 2:
             continue
-        if command in NOT_RUN or (len(words) == 2 and words[1] in ("simulate", "read")):
+        if command in NOT_RUN or (len(words) == 2 and needs_arguments(words[1])):
             continue  # "surakarta simulate" named in a sentence, not a command
         commands.append(command)
     return list(dict.fromkeys(commands))

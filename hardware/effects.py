@@ -15,9 +15,10 @@ from typing import Protocol
 
 from hardware.chain import Frame
 
-HEARTBEAT = ((0.0, 0.12), (0.24, 0.36))
+HEARTBEAT = ((0.0, 0.25), (0.4, 0.65))
 """On-intervals, as fractions of a pulse period, of a pulse on lamps that cannot dim:
-two quick flashes then a pause, unlike the even on/off of a blink."""
+two long flashes then a pause (lit 60% of the time, so a glance catches it), unlike
+the even on/off of a blink."""
 
 
 class Effect(Protocol):
@@ -91,12 +92,17 @@ class Chase:
     """Brightness of the rest of the path (0 leaves it dark)."""
     start: float = 0.0
     """Clock time the head is on the first lamp."""
+    runs: int = 0
+    """Runs along the path before it stays lit, steady (0: it runs for ever)."""
 
     def levels(self, t: float, dimmable: bool) -> dict[str, float]:
         levels = dict.fromkeys(self.lamps, self.background)
         # The head runs past the end far enough for the tail to leave too.
         cycle = len(self.lamps) + self.tail + self.pause
-        head = math.floor((t - self.start) / self.step) % cycle if cycle else 0
+        steps = math.floor((t - self.start) / self.step)
+        if self.runs and steps >= self.runs * cycle - self.pause:
+            return dict.fromkeys(self.lamps, 1.0)
+        head = steps % cycle if cycle else 0
         for behind in range(self.tail + 1):
             index = head - behind
             if 0 <= index < len(self.lamps):

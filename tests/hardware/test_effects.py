@@ -36,6 +36,14 @@ def test_chase_runs_along_the_path_in_travel_order() -> None:
     assert heads == [*PATH, None, None, "c4", "d4"]
 
 
+def test_a_chase_of_one_run_then_stays_lit() -> None:
+    effect = Chase(PATH, step=0.1, tail=0, pause=2, runs=1)
+    during = [lit([effect], k * 0.1 + 0.05) for k in range(len(PATH))]
+    assert all(len(frame) == 1 for frame in during)  # a head running along the path
+    assert lit([effect], len(PATH) * 0.1 + 0.05) == set(PATH)
+    assert lit([effect], 60.0) == set(PATH)
+
+
 def test_chase_tail_fades_behind_the_head_on_a_dimmable_driver() -> None:
     effect = Chase(PATH, step=0.1, tail=2)
     frame = frame_at([effect], 0.35)  # head on the fourth lamp
@@ -59,9 +67,10 @@ def test_pulse_breathes_in_brightness_when_the_driver_can_dim() -> None:
 def test_pulse_flashes_a_heartbeat_when_the_driver_cannot_dim() -> None:
     effect = Pulse(("e5",), period=1.0)
     pattern = [bool(lit([effect], k / 20 + 0.01, dimmable=False)) for k in range(20)]
-    # Two short flashes early in each period, then darkness: unlike a blink.
-    assert pattern[:7] == [True, True, True, False, False, True, True]
-    assert not any(pattern[7:])
+    # Two long flashes early in each period, then darkness: unlike a blink.
+    assert pattern[:14] == [True] * 5 + [False] * 3 + [True] * 5 + [False]
+    assert not any(pattern[14:])
+    assert sum(pattern) >= 10  # lit more than half the time: a glance catches it
     blink = [bool(lit([Blink(("e5",), period=1.0)], k / 20 + 0.01)) for k in range(20)]
     assert pattern != blink
 

@@ -82,7 +82,7 @@ def test_refresh_writes_the_frame_of_the_clock_time_for_the_driver_kind() -> Non
     driver = RecordingDriver(("e5",), dimmable=False)
     refresher = LampRefresher(scene, driver)
     scene.show("hint", Pulse(("e5",), period=1.0))
-    for t in (0.05, 0.2, 0.3, 0.6):
+    for t in (0.05, 0.3, 0.5, 0.8):
         clock.now = t
         refresher.refresh()
     # On a driver that cannot dim, a pulse is a heartbeat of full-on flashes.

@@ -34,6 +34,7 @@ from firmware.match_runner import GameResult, MatchConfig, Side, run_match, summ
 
 ROOT = Path(__file__).resolve().parent.parent
 FLOOR = 0.50
+PACKAGES = ("controller", "vision", "hardware", "firmware")
 
 
 def before_tablebases() -> str:
@@ -51,9 +52,10 @@ def before_tablebases() -> str:
 
 
 def export(revision: str, folder: Path) -> None:
-    """The tree at ``revision`` (the packages the engine needs) into ``folder``."""
+    """The packages at ``revision`` into ``folder``: all of them, since the command
+    line imports every command, and today's vision or hardware may not fit."""
     archive = subprocess.run(
-        ["git", "archive", revision, "controller", "firmware"],
+        ["git", "archive", revision, *PACKAGES],
         cwd=ROOT,
         capture_output=True,
         check=True,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import cv2
@@ -102,3 +103,14 @@ def test_a_camera_that_gives_no_picture_is_skipped(
     out = capsys.readouterr().out
     assert f"camera {missing}: no picture" in out
     assert "using camera " + str(photos / "start.png") in out
+
+
+def test_a_folder_of_photos_stands_for_the_camera(
+        tmp_path: Path, photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    shutil.copy(photos / "start.png", folder / "0001.png")
+    assert setup(tmp_path, folder, "--no-service") == 0
+    config = load_config(tmp_path / "config" / "board.toml")
+    assert config.camera.source == "folder"
+    assert config.camera.path == folder.resolve()

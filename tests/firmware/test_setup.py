@@ -71,6 +71,7 @@ def test_a_step_that_fails_says_what_to_fix(
     assert not (tmp_path / "config" / "board.toml").exists()
 
 
+@pytest.mark.slow
 def test_a_service_that_cannot_start_over_ssh_is_a_fix_not_a_crash(
         tmp_path: Path, photos: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -94,6 +95,7 @@ def test_no_camera_at_all_is_said_with_where_to_look(
     assert "1/6 cameras: FAILED" in out and "rpicam-hello --list-cameras" in out
 
 
+@pytest.mark.slow
 def test_a_camera_that_gives_no_picture_is_skipped(
         tmp_path: Path, photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "no-such-camera.mp4"
@@ -105,6 +107,7 @@ def test_a_camera_that_gives_no_picture_is_skipped(
     assert "using camera " + str(photos / "start.png") in out
 
 
+@pytest.mark.slow
 def test_a_folder_of_photos_stands_for_the_camera(
         tmp_path: Path, photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "photos"

@@ -77,7 +77,7 @@ def lamp_effect(layout: LampLayout, light: Light) -> LampEffect:
     if light.effect is Effect.BLINK:
         return Blink(ordered)
     if light.effect is Effect.CHASE:
-        # The last move runs along its path once and then stays lit, so that the
+        # The last capture runs along its path once and then stays lit, so that the
         # computer's reply, which keeps running, is never mistaken for it.
         return Chase(ordered, runs=1) if light.layer is Layer.LAST else Chase(ordered)
     if light.effect is Effect.PULSE:

@@ -83,6 +83,12 @@ class LedScene:
     def _sorted(self) -> list[tuple[str, _Layer]]:
         return sorted(self._layers.items(), key=lambda item: (item[1].priority, item[1].order))
 
+    def owners(self) -> dict[str, str]:
+        """The layer that decides each of its lamps (the top one that shows it), by lamp."""
+        with self._lock:
+            layers = self._sorted()
+        return {lamp: name for name, layer in layers for lamp in layer.effect.lamps}
+
     def frame_at(self, t: float, *, dimmable: bool = True) -> Frame:
         """The lamps lit at clock time ``t``."""
         with self._lock:
@@ -127,7 +133,13 @@ class LampRefresher:
 
     def refresh(self) -> None:
         """Write the frame of the clock's current time once."""
-        self.driver.write(self.scene.frame_at(self._clock(), dimmable=self.driver.is_dimmable))
+        frame = self.scene.frame_at(self._clock(), dimmable=self.driver.is_dimmable)
+        # Colour lamps light each layer in its own colour (hardware.lamp_colours).
+        coloured = getattr(self.driver, "write_coloured", None)
+        if coloured is not None:
+            coloured(frame, self.scene.owners())
+        else:
+            self.driver.write(frame)
 
     def _run(self) -> None:
         next_tick = time.monotonic()

@@ -8,11 +8,12 @@ A low line for more than 280 microseconds ends the frame.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from hardware.chain import Chain, Frame
 from hardware.errors import HardwareError
 from hardware.gpio import PinFactory, SpiLink, open_spi
+from hardware.lamp_colours import layer_colour
 
 WS2812_SPI_HZ = 2_400_000
 """SPI clock giving three SPI bits per WS2812 bit."""
@@ -90,15 +91,24 @@ class Ws2812Strip:
     def is_dimmable(self) -> bool:
         return True
 
-    def frame_bytes(self, frame: Frame) -> bytes:
-        """The SPI bytes of one frame, reset gap included."""
+    def frame_bytes(self, frame: Frame, owners: Mapping[str, str] | None = None) -> bytes:
+        """The SPI bytes of one frame, reset gap included; with ``owners`` (lamp to the
+        layer showing it) each lamp takes its layer's colour."""
+        owners = owners or {}
         colours = [
-            scaled(self._colour, frame.get(name, 0.0) * self._max_brightness)
+            scaled(layer_colour(owners[name], self._colour) if name in owners else self._colour,
+                   frame.get(name, 0.0) * self._max_brightness)
             if name is not None
             else (0, 0, 0)
             for name in self.chain.outputs
         ]
         return encode_ws2812(colours) + bytes(RESET_BYTES)
+
+    def write_coloured(self, frame: Frame, owners: Mapping[str, str]) -> None:
+        """Show ``frame``, each lamp in the colour of the layer that shows it."""
+        if self._link is None:
+            raise HardwareError("ws2812 strip is closed")
+        self._link.send(self.frame_bytes(frame, owners))
 
     def write(self, frame: Frame) -> None:
         if self._link is None:

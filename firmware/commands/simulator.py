@@ -38,6 +38,9 @@ def add_arguments(parser: ArgumentAdder) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the camera scene and engine")
     parser.add_argument("--scenario", type=Path, metavar="FILE",
                         help="play a scenario (surakarta simulate format) before taking over")
+    parser.add_argument("--colour-lamps", action="store_true",
+                        help="lamps as a colour (WS2812) build shows them: each meaning in "
+                             "its colour (default: one colour, as a 74HC595 chain)")
     parser.add_argument("--web", type=int, metavar="PORT",
                         help="serve the companion page on this port of 127.0.0.1 "
                              "(actions need the token of surakarta web-token)")
@@ -59,6 +62,7 @@ def options_from(args: argparse.Namespace) -> WindowOptions:
         seed=args.seed,
         scenario=args.scenario,
         web_port=args.web,
+        colour_lamps=args.colour_lamps,
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 import pygame
@@ -144,16 +144,19 @@ def lamp_probe(view: BoardView, lamp: Lamp) -> tuple[int, int]:
 
 
 def draw_lamps(surface: pygame.Surface, view: BoardView, lamps: LampLayout,
-               lit: frozenset[str]) -> None:
-    """Every lamp: a ring round each point, a dot on the loops; lit ones in amber."""
+               lit: frozenset[str], colours: Mapping[str, RGB] | None = None) -> None:
+    """Every lamp: a ring round each point, a dot on the loops; lit ones in amber, or in
+    the colour ``colours`` gives them."""
+    colours = colours or {}
     pitch = view.pitch
     inner, outer = LAMP_RING[0] * pitch, LAMP_RING[1] * pitch
     for lamp in lamps:
         centre = lamp_centre(view, lamp)
         on = lamp.name in lit
+        colour = colours.get(lamp.name, LAMP_ON)
         if lamp.kind is LampKind.POINT:
             if on:
-                disc(surface, centre, outer, LAMP_ON)
+                disc(surface, centre, outer, colour)
                 disc(surface, centre, inner, SHEET)
                 disc(surface, centre, max(2.0, pitch * 0.06), GRID)
             else:
@@ -162,7 +165,7 @@ def draw_lamps(surface: pygame.Surface, view: BoardView, lamps: LampLayout,
         else:
             radius = LOOP_LAMP_RADIUS * pitch
             if on:
-                disc(surface, centre, radius, LAMP_ON)
+                disc(surface, centre, radius, colour)
             else:
                 disc(surface, centre, radius * 0.6, LAMP_OFF)
 

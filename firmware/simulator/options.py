@@ -63,6 +63,9 @@ class WindowOptions:
     """The computer's thinking time per move (its level may cap it)."""
     web_port: int | None = None
     """Serve the companion page on this port of 127.0.0.1 beside the window (None: not)."""
+    colour_lamps: bool = False
+    """Show the lamps as a colour (WS2812) build does, each layer in its colour; otherwise
+    as a one-colour chain, where only the rhythms tell the layers apart."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.level <= 10:

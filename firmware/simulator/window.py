@@ -51,6 +51,7 @@ from firmware.simulator.options import SimulatorError, WindowOptions, camera_sce
 from firmware.simulator.sound import Speaker
 from firmware.simulator.status import NOTICE_SECONDS, StatusLine
 from hardware.buzzer import SOUND_PATTERNS
+from hardware.lamp_colours import layer_colour
 from vision.calibrate import calibrate
 from vision.config import VisionConfig
 from vision.errors import CalibrationFailed
@@ -340,7 +341,13 @@ class SimulatorWindow:
         if self._background is None:
             self._background = drawing.board_background(layout)
         surface.blit(self._background, (view.left, view.top))
-        drawing.draw_lamps(surface, view, self.simulation.hardware.layout, self.lamps.lit())
+        colours = None
+        if self.options.colour_lamps:
+            owners = self.simulation.hardware.scene.owners()
+            colours = {lamp: layer_colour(layer, drawing.LAMP_ON)
+                       for lamp, layer in owners.items()}
+        drawing.draw_lamps(surface, view, self.simulation.hardware.layout, self.lamps.lit(),
+                           colours)
         drawing.draw_pieces(surface, view, sorted(self.simulation.board.pieces.items()))
         drawing.draw_trays(surface, layout, {c: self.hands.tray_count(c) for c in Color})
         carried = self.hands.carried

@@ -288,3 +288,32 @@ def test_buzzer_sounds_become_tones_even_on_a_dummy_audio_driver(
         assert speaker.last is Sound.GAME_OVER
     finally:
         speaker.close()
+
+
+@pytest.mark.slow
+def test_colour_lamps_show_each_meaning_in_its_colour() -> None:
+    from controller.decisions import Layer
+    from hardware.lamp_colours import LAYER_COLOURS
+
+    from firmware.simulator import drawing
+
+    # Fonts cached before an earlier test's pygame.quit() are dead: make them again.
+    drawing.font.cache_clear()
+    drawing._text_image.cache_clear()
+    pygame.font.init()
+    window = SimulatorWindow(WindowOptions(seed=0, colour_lamps=True), threaded=False,
+                             audio=False)
+    try:
+        window.advance(0.6)
+        mouse(window, pygame.MOUSEBUTTONDOWN, pixel(window, "b2"))
+        mouse(window, pygame.MOUSEMOTION, pixel(window, "b3"))
+        surface = pygame.Surface(WINDOW_SIZE)
+        seen = set()
+        for _ in range(10):
+            window.advance(0.1)
+            window.draw(surface)
+            lamp = window.simulation.hardware.layout.lamp("b3")
+            seen.add(tuple(surface.get_at(lamp_probe(window.layout.board, lamp)))[:3])
+        assert LAYER_COLOURS[Layer.LIFT] in seen and LAMP_ON not in seen
+    finally:
+        window.close()

@@ -10,9 +10,13 @@ from gpiozero import Device
 from gpiozero.exc import SPISoftwareFallback
 from gpiozero.pins.mock import MockFactory, MockSPIDevice
 
+from controller.decisions import Layer
 from hardware.chain import Chain
+from hardware.effects import Steady
 from hardware.errors import HardwareError
+from hardware.lamp_colours import LAYER_COLOURS
 from hardware.lamps import LampLayout
+from hardware.scene import LampRefresher, LedScene
 from hardware.ws2812 import RESET_BYTES, Ws2812Strip, encode_ws2812, scaled
 
 
@@ -53,6 +57,31 @@ def test_strip_sends_the_encoded_frame_over_spi(mock_factory: MockFactory) -> No
     )
     expected = encode_ws2812([(0, 0, 0), (100, 50, 20), (50, 25, 10)] + [(0, 0, 0)] * 37)
     assert received == expected + bytes(RESET_BYTES)
+    strip.close()
+    listener.close()
+
+
+def test_through_the_refresher_each_layer_lights_in_its_own_colour(
+        mock_factory: MockFactory) -> None:
+    layout = LampLayout(6, inner_loop_lamps=0, outer_loop_lamps=0)
+    order = ["a1", "b1", "c1", *[n for n in layout.names if n not in ("a1", "b1", "c1")]]
+    chain = Chain.of(layout, order)
+    listener = MockSPIDevice(clock_pin=11, mosi_pin=10, select_pin=8, pin_factory=mock_factory)
+    strip = Ws2812Strip(chain, max_brightness=1.0, pin_factory=mock_factory)
+    scene = LedScene(clock=lambda: 0.0)
+    scene.show(Layer.HINT, Steady(("a1", "b1")), priority=Layer.HINT.priority)
+    scene.show(Layer.FIX, Steady(("b1",)), priority=Layer.FIX.priority)
+    scene.show(Layer.COMPUTER, Steady(("c1",)), priority=Layer.COMPUTER.priority)
+    listener.rx_buf.clear()
+    LampRefresher(scene, strip).refresh()
+    received = bytes(
+        int("".join(str(int(bit)) for bit in listener.rx_buf[i : i + 8]), 2)
+        for i in range(0, len(listener.rx_buf), 8)
+    )
+    # a1 is a hint (green), b1 a point to fix (red, on top), c1 the computer's (blue).
+    colours = [LAYER_COLOURS[Layer.HINT], LAYER_COLOURS[Layer.FIX], LAYER_COLOURS[Layer.COMPUTER]]
+    assert received == encode_ws2812([*colours, *[(0, 0, 0)] * 37]) + bytes(RESET_BYTES)
+    assert len(set(LAYER_COLOURS.values())) == len(LAYER_COLOURS)
     strip.close()
     listener.close()
 

@@ -148,12 +148,14 @@ class Figures:
 
 def _config(folder: Path, variant: Variant, computer: bool, calibration: Path) -> Any:
     mode = "computer-black" if computer else "two-player"
-    path = folder / f"{variant.value}.toml"
+    # A journal per board size and mode: a resumed game keeps its own mode, so the
+    # computer's sessions must resume the computer's games.
+    path = folder / f"{variant.value}-{mode}.toml"
     path.write_text(
         f'[camera]\nsource = "synthetic"\ncalibration = "{calibration}"\n'
         f'[game]\nvariant = "{variant.value}"\nmode = "{mode}"\nlevel = 2\n'
         f'[engine]\nseconds = 0.05\n'
-        f'[journal]\npath = "{variant.value}/journal.json"\n'
+        f'[journal]\npath = "{variant.value}-{mode}/journal.json"\n'
     )
     return load_config(path)
 
@@ -179,8 +181,8 @@ def _hand(app: BoardApp, world: World, figures: Figures) -> None:
         figures.presses += 1
         return
     if referee.is_computer_turn:
-        if referee.computer_move is not None:
-            world.position = make_move(world.position, referee.computer_move)
+        if referee.computer_move is not None and world.position == referee.position:
+            world.position = make_move(world.position, referee.computer_move)  # carried out once
         return
     if referee.position != world.position:
         return  # the last move is not taken yet: the hand waits for the lamps

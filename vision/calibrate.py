@@ -52,8 +52,10 @@ MIN_LABEL_SEPARATION = 0.3
 BRIGHTNESS_WEIGHT = 0.5
 """Weight of brightness against colour when checking the start position's points."""
 PALE_CROSS = 0.3
-"""Most cross a pale piece set may show at calibration: bare points must show theirs plainly
-(``VisionConfig.sharp_cross``) for pieces the paper's colour to be told from them."""
+"""Most cross a pale piece set may show at calibration."""
+PALE_BARE_CROSS = 0.4
+"""Least cross the bare points must show at calibration for pieces the paper's colour to be
+told from them: the frames read later must show it too (``vision.colour.sharp_level``)."""
 MARKER_RMS_TOLERANCE = 0.1
 """Largest RMS misfit of the marker corners after fitting the lens, as a share of a marker."""
 TOP_HEIGHTS_MM = (0.0, 2.0, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0)
@@ -284,7 +286,7 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
     colour = slice(0, 3)
     for what, piece in (("red", red), ("black", black)):
         # Pieces the colour of the paper must at least hide the printed cross plainly.
-        covers_cross = medians[piece, 3] <= PALE_CROSS and medians[empty, 3] >= config.sharp_cross
+        covers_cross = medians[piece, 3] <= PALE_CROSS and medians[empty, 3] >= PALE_BARE_CROSS
         pale = np.linalg.norm(medians[piece, colour] - medians[empty, colour])
         if pale < MIN_LABEL_SEPARATION and not covers_cross:
             raise CalibrationFailed(

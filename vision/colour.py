@@ -140,7 +140,8 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     cross = features[:, empty, 3]
     first = _posterior(config, model, features)
     bare = first.labels == empty
-    sharp = bare.sum() >= 3 and bool(np.median(cross[bare]) >= config.sharp_cross)
+    level = sharp_level(config, model)
+    sharp = bare.sum() >= 3 and bool(np.median(cross[bare]) >= level)
     # In a frame sharp enough to show the bare points' crosses plainly, a missing cross is
     # strong evidence of a piece: the bare label's spread in it narrows to match.
     result = _posterior(config, _with_bare_cross(model, config.pale_bare_cross_floor),
@@ -155,13 +156,23 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     if sharp:
         # A "bare" point without its lines where the others show them is something else:
         # a light piece, or a glossy one mirroring a lamp.
-        confidences[bare & (cross < config.sharp_cross / 3)] = 0.0
+        confidences[bare & (cross < level / 3)] = 0.0
     else:
         # Pieces the colour of the paper (white on white) are told from it only by the
         # printed cross they cover; a frame too blurred to show the crosses cannot.
         for label in pale_labels(config, model):
             confidences[labels == label] = 0.0
     return result
+
+
+def sharp_level(config: VisionConfig, model: ColourModel) -> float:
+    """The cross feature of most bare points in a frame as sharp as the calibration image.
+
+    A small board in a low-resolution image draws its lines fainter even when in focus,
+    so the level follows the bare points' cross learned at calibration (up to the config's).
+    """
+    empty = LABELS.index(PointLabel.EMPTY)
+    return min(config.sharp_cross, config.sharp_share * float(model.means[empty, 3]))
 
 
 def _with_bare_cross(model: ColourModel, spread: float) -> ColourModel:
@@ -181,7 +192,11 @@ def _posterior(config: VisionConfig, model: ColourModel, features: np.ndarray) -
     # Posterior against the other labels and an outlier alternative, computed from
     # the smallest distance to stay finite far from every label.
     best = squared.min(axis=1, keepdims=True)
-    weights = np.exp(-(squared - best) / 2)
+    # Far from every label, the nearer one is less sure than the gap alone says: a glossy
+    # red top washed out by a lamp's glare can end up nearer a grey-black set. The gap is
+    # judged in units that grow with the distance to the nearest label.
+    temper = np.maximum(best / config.tempered_distance**2, 1.0)
+    weights = np.exp(-(squared - best) / (2 * temper))
     outlier = np.exp(np.minimum(best[:, 0] - config.outlier_distance**2, 50.0) / 2)
     labels = weights.argmax(axis=1)
     confidences = weights.max(axis=1) / (weights.sum(axis=1) + outlier)

@@ -32,6 +32,9 @@ class VisionConfig:
 
     confident: float = 0.9
     """Least confidence for a point to count; one point below it and the frame is occluded."""
+    tempered_distance: float = 2.0
+    """Distance (in standard deviations) to the nearest label beyond which the gap to the next
+    label counts for less (see ``vision.colour``)."""
     outlier_distance: float = 6.0
     """Distance (in standard deviations) at which a sample is as likely junk as any class."""
     colour_floor: float = 0.12
@@ -56,6 +59,9 @@ class VisionConfig:
     sharp_cross: float = 0.8
     """Cross feature of most bare points in a sharp frame; there, a bare-looking point whose
     cross is under a third of it is not trusted."""
+    sharp_share: float = 0.85
+    """Share of the bare points' cross at calibration that a frame's bare points must show
+    to count as sharp (at most ``sharp_cross``)."""
     pale_piece: float = 0.3
     """Colour distance (log units) from the paper under which a piece set is told from bare
     points only by the printed cross it covers."""
@@ -90,6 +96,9 @@ class VisionConfig:
     shadow_chroma_tolerance: float = 0.6
     """Most a paper sample next to a piece may differ in colour from the lit paper: its
     shadow, lit by the room's other lights."""
+    warm_shadow_tolerance: float = 0.12
+    """Most a darker paper sample next to a piece may be warmer than the paper beyond the
+    usual tolerance (log units): a shadow lit only by a warm lamp; skin is warmer still."""
     near_piece_texture_tolerance: float = 0.45
     """Largest brightness spread of a paper sample next to a piece: a shadow's edge."""
 

@@ -36,7 +36,6 @@ _FIT_ROUNDS = 4
 MIN_VISIBLE_SHARE = 0.3
 _WARM = np.array([-1.0, 0.0, 1.0]) / np.sqrt(2)
 """Direction of warmer colour in log (blue, green, red): skin, a tungsten lamp."""
-"""Least share of a paper sample left visible by the pieces round it for it to be judged."""
 _FIT_SCALE = 0.15  # log units: residuals well beyond this weigh little in the fit
 
 
@@ -96,9 +95,14 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     tinted = near
     if coloured is not None:
         tinted = np.append(np.asarray(coloured, bool), False)[layout.cell_neighbours].any(axis=1)
-    # A shadow may take the colour of the room's other light, but never towards skin: a
-    # hand there is caught by how much warmer than the paper it is.
-    warmer = offset @ _WARM > config.paper_chroma_tolerance
+    # A shadow may take the colour of the room's other light, but hardly towards skin: a
+    # hand there is caught by how much warmer than the paper it is. Under daylight and a
+    # warm lamp, a piece's shadow against the daylight is lit by the lamp alone: warmer by
+    # about as much as it is darker, and never by as much as skin.
+    darkness = np.maximum(-brightness_error, 0.0)
+    warm_allowance = config.paper_chroma_tolerance + np.minimum(
+        darkness, config.warm_shadow_tolerance)
+    warmer = offset @ _WARM > warm_allowance
     hue = np.where(tinted, config.shadow_chroma_tolerance, config.paper_chroma_tolerance)
     dark = np.where(near, config.near_piece_dark_tolerance, config.paper_dark_tolerance)
     texture = np.where(near, config.near_piece_texture_tolerance, config.paper_texture_tolerance)

@@ -33,6 +33,7 @@ from vision.colour import (
     classify,
     pale_labels,
     piece_share,
+    sharp_level,
 )
 from vision.config import VisionConfig
 from vision.errors import BadImage
@@ -207,7 +208,8 @@ class BoardReader:
         pale = np.isin(labels, pale_labels(self.config, self.colours))
         if not pale.any():
             return pale
-        plain = np.append((labels == _EMPTY) & (cross >= self.config.sharp_cross), False)
+        plain = np.append((labels == _EMPTY) & (cross >= sharp_level(self.config, self.colours)),
+                          False)
         result: np.ndarray = pale & ~plain[self._layout.point_neighbours].any(axis=1)
         return result
 

@@ -291,13 +291,17 @@ class BoardSamples:
     """Colour samples of one frame."""
 
     point_colours: np.ndarray
-    """(points, 3) median BGR of each point's sample, in the view of the pieces' tops."""
+    """(points, 3) BGR of each point's sample in the view of the pieces' tops (see
+    ``VisionConfig.point_colour_quantile``)."""
     paper_colours: np.ndarray
     """(cells, 3) mean BGR of each paper sample."""
     paper_spread: np.ndarray
     """(cells,) standard deviation of brightness inside each paper sample, relative to its mean."""
     relative: np.ndarray
     """(points, 3) log of each point's colour divided by the paper round it."""
+    cross_profiles: np.ndarray
+    """(points, arms, across, 3) BGR across each arm of the printed cross, averaged along it
+    (see :data:`CROSS_ACROSS`)."""
     cross: np.ndarray
     """(points,) how much darker the printed cross is than the paper beside it (0: no line
     seen; about 0.3-0.6 on bare paper), the median over its arms."""
@@ -335,9 +339,14 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     # On the paper plane the printed lines lie in the band the samples leave out; on the
     # tops' plane a slanted camera shows them shifted into the sample.
     flat = paper_view.reshape(-1, 3).astype(np.float32)[layout.point_pixels]
-    cross = cross_contrast(remap(frame, maps.cross), layout.point_arms)
-    samples = BoardSamples(point_colours, paper_colours, paper_spread, point_colours, cross,
-                           point_colours, flat, paper)
+    # Averaged along each arm: the line lies at the same offset all along it.
+    profiles = remap(frame, maps.cross).astype(np.float32).reshape(
+        len(discs), len(ARMS), len(CROSS_STEPS), len(CROSS_ACROSS), 3).mean(axis=2)
+    # Relative colours, the cross and the features are judged against the paper round each
+    # point by judged_against_paper.
+    unjudged = np.zeros(len(discs))
+    samples = BoardSamples(point_colours, paper_colours, paper_spread, point_colours, profiles,
+                           unjudged, np.zeros((len(discs), len(LABELS), 4)), flat, paper)
     return judged_against_paper(layout, samples, maps.cover, occupied)
 
 
@@ -392,24 +401,36 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     # Whether a point is bare is judged on the paper plane, where its sample leaves the
     # printed lines out; which piece stands on it, on the plane of the pieces' tops.
     bare = np.median(disc_relative, axis=1)
-    cross = np.minimum(np.maximum(samples.cross, 0.0), CROSS_FULL)[:, None] / CROSS_FULL
+    cross_seen = cross_contrast(samples.cross_profiles, layout.point_arms, reference)
+    cross = np.minimum(np.maximum(cross_seen, 0.0), CROSS_FULL)[:, None] / CROSS_FULL
     features = np.stack([np.hstack([bare if label is PointLabel.EMPTY else relative, cross])
                          for label in LABELS], axis=1)
-    return replace(samples, relative=relative, features=features, disc_relative=disc_relative)
+    return replace(samples, relative=relative, cross=cross_seen, features=features,
+                   disc_relative=disc_relative)
 
 
-def cross_contrast(samples: np.ndarray, arms: np.ndarray) -> np.ndarray:
+CROSS_PAPER_CHROMA = 0.2
+"""Most the colour (chroma, log units) beside an arm may differ from the paper's round the
+point for the arm to count: a dark band between a piece's printed rings is no line."""
+
+
+def cross_contrast(profiles: np.ndarray, arms: np.ndarray, paper: np.ndarray) -> np.ndarray:
     """Per point, how much darker the ink of its arms is than the paper beside it (median).
 
-    ``arms`` (points, 4) says which arms are printed (not past the grid's edge).
+    ``profiles`` (points, arms, across, 3) are BGR across each arm, ``arms`` (points, 4) says
+    which arms are printed (not past the grid's edge), ``paper`` (points, 3) is the BGR of
+    the paper round each point.
     """
-    grey = samples.astype(np.float32).mean(axis=2) if samples.ndim == 3 else samples
-    # Averaged along the arm first: the line lies at the same offset all along it.
-    profile = grey.reshape(len(grey), len(ARMS), len(CROSS_STEPS), len(CROSS_ACROSS)).mean(axis=2)
+    grey = profiles.mean(axis=3)
     # Both sides must be brighter than the line: a glint on a piece is bright on one side only.
-    beside = np.minimum(profile[..., 0], profile[..., -1])
-    on = profile[..., 1:-1].min(axis=2)
-    contrast = np.where(arms, 1 - on / np.maximum(beside, 1.0), np.inf)
+    beside = np.minimum(grey[..., 0], grey[..., -1])
+    on = grey[..., 1:-1].min(axis=2)
+    # ... and both must be paper, not a piece's coloured pattern (a shade of the paper's
+    # colour: the line may lie in a shadow).
+    sides = np.log(np.maximum(profiles[:, :, [0, -1], :], 1.0)) - np.log(paper)[:, None, None, :]
+    hue = sides - sides.mean(axis=3, keepdims=True)
+    papery = (np.linalg.norm(hue, axis=3) <= CROSS_PAPER_CHROMA).all(axis=2)
+    contrast = np.where(arms, np.where(papery, 1 - on / np.maximum(beside, 1.0), 0.0), np.inf)
     # The median of each point's printed arms (missing arms sort last as infinities);
     # numpy's nanmedian costs a millisecond a frame here.
     ordered = np.sort(contrast, axis=1)

@@ -134,6 +134,21 @@ def mount(system: Path) -> list[Path]:
     return mounted
 
 
+def trust_local_authorities(system: Path, log: Path) -> dict[str, str]:
+    """The certificate authorities this machine added itself (a proxy that signs with its
+    own, say), trusted in the emulated system too; the environment pip then needs."""
+    added = sorted(Path("/usr/local/share/ca-certificates").glob("*.crt"))
+    if not added:
+        return {}
+    target = system / "usr/local/share/ca-certificates"
+    target.mkdir(parents=True, exist_ok=True)
+    for certificate in added:
+        shutil.copy(certificate, target / certificate.name)
+    in_system(system, "update-ca-certificates", log)
+    # pip in a venv reads its own bundle unless told to use the system's.
+    return {"PIP_CERT": "/etc/ssl/certs/ca-certificates.crt"}
+
+
 def set_traps(system: Path) -> Path:
     """A script in front of every compiler name: it records the call and fails."""
     record = system / "var/log/compiler-calls"
@@ -183,6 +198,7 @@ def emulate(arch: str, system: Path, tests: str) -> int:
     mounted = mount(system)
     try:
         record = set_traps(system)
+        trust = trust_local_authorities(system, log)
         copy_tree(system)
         ok = True
         for step in readme_pi_steps():
@@ -190,7 +206,7 @@ def emulate(arch: str, system: Path, tests: str) -> int:
             if left_out:
                 print(f"left out (Raspberry Pi OS only): {' '.join(left_out)}", flush=True)
             begun = time.monotonic()
-            status = in_system(system, f"cd {CHECKOUT} && {command}", log)
+            status = in_system(system, f"cd {CHECKOUT} && {command}", log, trust)
             print(f"{'ok' if status == 0 else 'FAIL'} ({time.monotonic() - begun:.0f} s): "
                   f"{command}", flush=True)
             ok = ok and status == 0
@@ -203,7 +219,7 @@ def emulate(arch: str, system: Path, tests: str) -> int:
         status = in_system(system, f"cd {CHECKOUT} && .venv/bin/pip install "
                            f"--only-binary=:all: {tools} && .venv/bin/python -m pytest "
                            f"-q -p no:cacheprovider {tests}", log,
-                           {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+                           {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", **trust})
         with log.open() as text:
             summary = [line for line in text if re.search(r"\d+ (passed|failed)", line)]
         print(f"floor: the fast tests pass ({time.monotonic() - begun:.0f} s): "

@@ -101,7 +101,8 @@ class CameraModel:
         rotation, _ = cv2.Rodrigues(np.array(self.rotation))
         extrinsic = np.column_stack([rotation[:, 0], rotation[:, 1], np.array(self.translation)])
         matrix: np.ndarray = self.matrix @ extrinsic
-        return matrix / matrix[2, 2]
+        normalised: np.ndarray = matrix / matrix[2, 2]
+        return normalised
 
     def viewing_angle_degrees(self) -> float:
         """Angle between the optical axis and the sheet's normal."""

@@ -222,7 +222,9 @@ def _consistent(offsets: np.ndarray, pitch: float) -> np.ndarray:
     # edge, a crease): keep those within a robust spread of the typical offset.
     middle = np.median(offsets)
     spread = 1.4826 * np.median(np.abs(offsets - middle))
-    return np.abs(offsets - middle) <= max(3 * spread, 0.03 * pitch) + 0.5 * abs(middle)
+    kept: np.ndarray = np.abs(offsets - middle) <= max(3 * spread, 0.03 * pitch) + 0.5 * abs(
+        middle)
+    return kept
 
 
 @dataclass(frozen=True, slots=True)

@@ -169,7 +169,7 @@ def _normalised(pixel: np.ndarray, matrix: np.ndarray, k1: float, k2: float) -> 
     offset = (pixel - matrix[:2, 2]) / matrix[0, 0]
     distorted = float(np.hypot(*offset))
     if distorted == 0:
-        return offset
+        return np.asarray(offset, np.float64)
     radius = _undistort_radius(np.array([distorted]), k1, k2)[0]
     result: np.ndarray = offset * radius / distorted
     return result
@@ -211,7 +211,8 @@ def _vignette(width: int, height: int, strength: float) -> np.ndarray:
     reach = (xs / (width - 1) - 0.5) ** 2 + (ys / (height - 1) - 0.5) ** 2
     falloff = (1 - strength * reach * 2).astype(np.float32)[..., None]
     falloff.setflags(write=False)
-    return falloff
+    result: np.ndarray = falloff
+    return result
 
 
 def _white_balance(sample: np.ndarray, sensor: Sensor) -> np.ndarray:
@@ -248,9 +249,10 @@ def develop(radiance: np.ndarray, paper: np.ndarray, sensor: Sensor,
     linear = radiance * (gains * np.float32(exposure))
     linear *= _vignette(radiance.shape[1], radiance.shape[0], sensor.vignetting)
     if sensor.lens_blur > 0.2:
-        linear = cv2.GaussianBlur(linear, (0, 0), sensor.lens_blur)
+        linear = np.asarray(cv2.GaussianBlur(linear, (0, 0), sensor.lens_blur), np.float32)
     if sensor.motion_blur >= 1.5:
-        linear = cv2.filter2D(linear, -1, _streak(sensor.motion_blur, sensor.motion_angle_degrees))
+        linear = np.asarray(cv2.filter2D(
+            linear, -1, _streak(sensor.motion_blur, sensor.motion_angle_degrees)), np.float32)
     # Shot noise grows with the square root of the light; read noise is the floor.
     sigma = np.sqrt(np.maximum(linear, 0) / np.float32(sensor.full_well)
                     + np.float32(sensor.read_noise**2))

@@ -229,8 +229,7 @@ def view_maps(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
     def tables(points: np.ndarray, height: float, shape: tuple[int, int]
                ) -> tuple[np.ndarray, np.ndarray]:
         pixels = camera.project_sheet(points, height).astype(np.float32).reshape(*shape, 2)
-        first, second = cv2.convertMaps(pixels, None, cv2.CV_16SC2)
-        return first, second
+        return _fixed_point(pixels)
 
     def view_tables(height: float) -> tuple[np.ndarray, np.ndarray]:
         # The mapping is smooth: project every VIEW_STEP-th pixel and interpolate.
@@ -242,14 +241,20 @@ def view_maps(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
         grid = pixels.reshape(len(coarse), len(coarse), 2)
         at = np.arange(layout.view_size, dtype=np.float32) / VIEW_STEP
         full = cv2.remap(grid, *np.meshgrid(at, at), cv2.INTER_LINEAR)
-        first, second = cv2.convertMaps(full, None, cv2.CV_16SC2)
-        return first, second
+        return _fixed_point(full)
 
     paper = view_tables(0.0)
     tops = paper if top_height < 0.25 else view_tables(top_height)
     crosses = cross_positions(model)
     cross = tables(crosses.reshape(-1, 2), 0.0, (len(crosses), -1))
     return ViewMaps(paper, tops, cross, piece_cover(layout, model, camera, top_height))
+
+
+def _fixed_point(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Float remap positions (h, w, 2) as OpenCV's fast fixed-point tables."""
+    # OpenCV's type stubs leave out the map2=None that convertMaps takes for a (h, w, 2) map.
+    first, second = cv2.convertMaps(pixels, None, cv2.CV_16SC2)  # type: ignore[call-overload]
+    return np.asarray(first), np.asarray(second)
 
 
 def piece_cover(layout: SamplingLayout, model: BoardModel, camera: CameraModel,

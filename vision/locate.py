@@ -302,6 +302,7 @@ class BoardLocator:
         self._last: CameraModel | None = None
         """The last pose found, kept through a reset: a pose found again unchanged is handed
         on as the same object, so what was computed for it (remap tables) is reused."""
+        self._frame_shape: tuple[int, ...] | None = None
 
     def reset(self) -> None:
         """Forget the last place, so the next frame runs a full detection."""
@@ -315,6 +316,11 @@ class BoardLocator:
         """Where the board is in ``frame``."""
         if self._fixed:
             return self._check_loops(frame)
+        if frame.shape != self._frame_shape:
+            # Marker patches and poses of frames of another size say nothing about this one.
+            self.reset()
+            self._last = None
+            self._frame_shape = frame.shape
         confirmed = self._confirmed_markers(frame)
         if self._camera is not None and confirmed >= MIN_MARKERS:
             return Location(LocationStatus.FOUND, self._camera, confirmed, detected=False)

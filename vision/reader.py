@@ -199,11 +199,12 @@ class BoardReader:
         )
 
     def _unconfirmed_pale(self, labels: np.ndarray, cross: np.ndarray) -> np.ndarray:
-        """Pale pieces (the paper's colour) with no bare point round them showing its cross.
+        """Pale pieces (the paper's colour) with no bare point near them showing its cross.
 
-        Such a piece is told from bare paper only by the cross it hides; if no point round
-        it shows a cross plainly, the camera may be a little off there, and a bare point
-        would look the same.
+        Such a piece is told from bare paper only by the cross it hides; if no point within
+        two steps shows a cross plainly, the camera may be a little off there, and a bare
+        point would look the same. (Two steps: a piece inside a group of its own, like the
+        start position's first rank, has no bare point right next to it.)
         """
         pale = np.isin(labels, pale_labels(self.config, self.colours))
         if not pale.any():

@@ -70,7 +70,8 @@ class SamplingLayout:
     """(cells, 4) the points diagonally next to each paper sample; the number of points
     (one past the last) where the sample has fewer than four."""
     point_neighbours: np.ndarray
-    """(points, 8) the points round each point; the number of points where there is none."""
+    """(points, 24) the points up to two steps from each point (files and ranks); the number
+    of points where there is none."""
 
     paper_positions: np.ndarray
     """(cells, m, 2) grid coordinates (file, rank) of every pixel of each paper sample."""
@@ -127,7 +128,7 @@ def sampling_layout(config: VisionConfig, size: int) -> SamplingLayout:
         cell_neighbours=_cell_neighbours(cells, points),
         point_neighbours=np.array([[points.index((x + dx, y + dy))
                                     if (x + dx, y + dy) in points else len(points)
-                                    for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+                                    for dx in range(-2, 3) for dy in range(-2, 3) if dx or dy]
                                    for x, y in points], np.intp),
         paper_positions=_grid_positions(paper_pixels, view, pitch, margin, size),
     )

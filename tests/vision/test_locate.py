@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from controller.position import start_position
@@ -59,3 +60,16 @@ def test_a_moved_board_is_reported_once_then_read_again(calibration6: Calibratio
 def test_no_board_in_view(calibration6: Calibration) -> None:
     table = np.full((480, 640, 3), (70, 95, 120), np.uint8)
     assert BoardReader(calibration6).read(table).status is ReadStatus.NO_BOARD
+
+
+def test_a_frame_of_another_size_does_not_spoil_the_next_ones(calibration6: Calibration) -> None:
+    # A camera that hiccups with a tiny or resized frame must not leave the locator
+    # looking for its markers where they were in the other frame.
+    reader = BoardReader(calibration6)
+    image = render(start_position(6), Scene())
+    assert reader.read(image).status is ReadStatus.OK
+    for odd in (image[:1, :1].copy(), cv2.resize(image, None, fx=0.5, fy=0.5)):
+        assert reader.read(odd).reading in (None, BoardReading.of(start_position(6)))
+        frame = reader.read(image)
+        assert frame.status is ReadStatus.OK
+        assert frame.reading == BoardReading.of(start_position(6))

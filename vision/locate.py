@@ -113,6 +113,11 @@ def as_grey(frame: np.ndarray) -> np.ndarray:
     return frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
 
 
+SMALL_MARKER_ZOOM = 1.5
+"""Zoom of a second look for markers when fewer than four were found: markers a dozen
+pixels across (a small board in the frame, blur) are found in an enlarged image."""
+
+
 def detect_markers(config: VisionConfig, frame: np.ndarray) -> dict[int, np.ndarray]:
     """Every marker of the board's dictionary in the frame: id to its (4, 2) corners in pixels."""
     grey = as_grey(frame)
@@ -120,6 +125,17 @@ def detect_markers(config: VisionConfig, frame: np.ndarray) -> dict[int, np.ndar
     if grey.shape[1] > config.detection_max_width:
         scale = config.detection_max_width / grey.shape[1]
         grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    found = _markers_in(grey, scale)
+    if len(found) < 4 and grey.shape[1] * SMALL_MARKER_ZOOM <= 2 * config.detection_max_width:
+        zoomed = cv2.resize(grey, None, fx=SMALL_MARKER_ZOOM, fy=SMALL_MARKER_ZOOM,
+                            interpolation=cv2.INTER_CUBIC)
+        for key, corners in _markers_in(zoomed, scale * SMALL_MARKER_ZOOM).items():
+            found.setdefault(key, corners)
+    return found
+
+
+def _markers_in(grey: np.ndarray, scale: float) -> dict[int, np.ndarray]:
+    """The markers in ``grey``, a frame resized by ``scale``, in the frame's pixels."""
     corners, ids = _detector().detect(grey)
     found: dict[int, np.ndarray] = {}
     if ids is None:
@@ -188,8 +204,6 @@ def _first_camera(sheet: np.ndarray, image: np.ndarray, image_size: tuple[int, i
         # typical one must fit clearly better.
         if fitted is not None and (best is None or fitted[1] < best[1] * WIDER_LENS_GAIN):
             best = fitted
-        if markers < 4:
-            break
     if best is not None and markers == 4:
         # Sixteen corners can also tell the focal length near the best guess.
         refined = camera_from_correspondences(sheet, image, image_size, start=best[0],

@@ -431,11 +431,13 @@ def cross_contrast(profiles: np.ndarray, arms: np.ndarray, paper: np.ndarray) ->
     # Both sides must be brighter than the line: a glint on a piece is bright on one side only.
     beside = np.minimum(grey[..., 0], grey[..., -1])
     on = grey[..., 1:-1].min(axis=2)
-    # ... and both must be paper, not a piece's coloured pattern (a shade of the paper's
-    # colour: the line may lie in a shadow).
+    # ... and both must be paper, not a piece's coloured pattern. The line may lie in a
+    # shadow lit by the room's other light (blue beside a warm lamp): the darker the paper
+    # there, the more its colour may differ.
     sides = np.log(np.maximum(profiles[:, :, [0, -1], :], 1.0)) - np.log(paper)[:, None, None, :]
-    hue = sides - sides.mean(axis=3, keepdims=True)
-    papery = (np.linalg.norm(hue, axis=3) <= CROSS_PAPER_CHROMA).all(axis=2)
+    brightness = sides.mean(axis=3)
+    hue = np.linalg.norm(sides - brightness[..., None], axis=3)
+    papery = (hue <= CROSS_PAPER_CHROMA + np.maximum(-brightness, 0.0)).all(axis=2)
     contrast = np.where(arms, np.where(papery, 1 - on / np.maximum(beside, 1.0), 0.0), np.inf)
     # The median of each point's printed arms (missing arms sort last as infinities);
     # numpy's nanmedian costs a millisecond a frame here.

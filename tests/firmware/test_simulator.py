@@ -293,9 +293,8 @@ def test_buzzer_sounds_become_tones_even_on_a_dummy_audio_driver(
 @pytest.mark.slow
 def test_colour_lamps_show_each_meaning_in_its_colour() -> None:
     from controller.decisions import Layer
-    from hardware.lamp_colours import LAYER_COLOURS
-
     from firmware.simulator import drawing
+    from hardware.lamp_colours import LAYER_COLOURS
 
     # Fonts cached before an earlier test's pygame.quit() are dead: make them again.
     drawing.font.cache_clear()

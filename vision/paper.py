@@ -33,7 +33,6 @@ from vision.config import VisionConfig
 from vision.sampling import BoardSamples, SamplingLayout, visible_paper
 
 _FIT_ROUNDS = 4
-MIN_VISIBLE_SHARE = 0.3
 _WARM = np.array([-1.0, 0.0, 1.0]) / np.sqrt(2)
 """Direction of warmer colour in log (blue, green, red): skin, a tungsten lamp."""
 _FIT_SCALE = 0.15  # log units: residuals well beyond this weigh little in the fit

@@ -93,15 +93,23 @@ def main() -> int:
     parser.add_argument("--movetime", type=float, default=0.1, help="seconds a move (0.1)")
     parser.add_argument("--jobs", type=int, default=2, help="games at once (default 2)")
     parser.add_argument("--base", help="git revision of the previous engine")
+    parser.add_argument(
+        "--new",
+        help="git revision of the current engine (default: this working tree; a revision "
+        "keeps a long run apart from edits made meanwhile)",
+    )
     parser.add_argument("--seed", type=int, default=18, help="seed of the openings")
     args = parser.parse_args()
     base = args.base or before_tablebases()
     python = shlex.quote(sys.executable)
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as new:
         export(base, Path(folder))
+        if args.new:
+            export(args.new, Path(new))
         # env -C runs the old tree's firmware.cli (python -m looks in the cwd first).
         previous = f"env -C {shlex.quote(folder)} {python} -m firmware.cli gtp"
-        current = f"env -C {shlex.quote(str(ROOT))} {python} -m firmware.cli gtp"
+        here = new if args.new else str(ROOT)
+        current = f"env -C {shlex.quote(here)} {python} -m firmware.cli gtp"
         timeout = 10 * args.movetime + 10
         config = MatchConfig((current, previous), Variant.STANDARD, args.movetime, timeout)
         started = time.monotonic()
@@ -112,8 +120,8 @@ def main() -> int:
         results = run_match(config, args.games, jobs=args.jobs, seed=args.seed, on_result=progress)
     summary = summarize(results)
     print(
-        f"current engine (A) against {base} (B), {args.games} games at {args.movetime:g} s "
-        f"a move, {time.monotonic() - started:.0f} s:"
+        f"current engine (A, {args.new or 'working tree'}) against {base} (B), "
+        f"{args.games} games at {args.movetime:g} s a move, {time.monotonic() - started:.0f} s:"
     )
     print("  " + summary.report().replace("\n", "\n  "))
     reasons = Counter(r.outcome.reason.value for r in results if r.outcome is not None)

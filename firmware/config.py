@@ -9,7 +9,7 @@ Every key is optional; with no file at all a PC runs fully simulated. Example::
     width = 1280
     height = 720
     fps = 10
-    calibration = "/home/pi/.config/surakarta/calibration.json"
+    calibration = "~/.config/surakarta/calibration.json"   # "~": whoever runs the board
 
     [vision]
     hold_seconds = 0.3         # how long a reading must hold before the referee sees it

@@ -160,9 +160,6 @@ class OpenCVCapture(_Closing):
         self._capture.release()
 
 
-PI_CONSTRAINTS = "pi-constraints.txt"
-"""The repository's file of versions that keep the Pi's apt camera stack importable."""
-
 _NUMPY_MISMATCH_SIGNS = (
     "numpy.dtype size changed",
     "compiled using numpy 1.x",
@@ -191,8 +188,10 @@ def _stack_error(error: Exception) -> CameraStackBroken:
     if any(sign in str(error).lower() for sign in _NUMPY_MISMATCH_SIGNS):
         return CameraStackBroken(
             f"the Pi camera's picamera2 is built for the Pi's own numpy, not numpy "
-            f"{np.__version__} from {str(Path(np.__file__).parent)!r}: reinstall with "
-            f"pip install -e '.[pi]' -c {PI_CONSTRAINTS} ({_first_line(error)})"
+            f"{np.__version__} from {str(Path(np.__file__).parent)!r}: remove it "
+            f"({sys.executable} -m pip uninstall -y numpy opencv-python-headless) and "
+            f"install the project as the README's Pi steps say, with pip install --no-deps "
+            f"-e . ({_first_line(error)})"
         )
     if isinstance(error, ModuleNotFoundError) and error.name is not None:
         return CameraStackBroken(

@@ -38,7 +38,7 @@ def test_check_reports_a_pi_camera_stack_built_for_another_numpy(
 ) -> None:
     install_picamera2_stand_in(tmp_path, monkeypatch, ANOTHER_NUMPY)
     assert main(["run", "--config", str(pi_config(tmp_path)), "--check"]) == EXIT_CAMERA_STACK
-    assert "reinstall with pip install -e '.[pi]' -c pi-constraints.txt" in capsys.readouterr().err
+    assert "pip uninstall -y numpy opencv-python-headless" in capsys.readouterr().err
 
 
 def test_check_reports_a_pi_with_no_camera_found(

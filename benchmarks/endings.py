@@ -118,7 +118,7 @@ def won_endings(table: Tablebase, count: int, movetime: float, seed: int) -> boo
         outcome = game.outcome
         assert outcome is not None
         reasons[outcome.reason.value] += 1
-        if outcome.winner.value != winner.word or outcome.reason is not EndReason.WIPE_OUT:
+        if outcome.winner is not winner or outcome.reason is not EndReason.WIPE_OUT:
             lost += 1
             print(f"  not won by wipe-out: {position}: {outcome}")
         plies_over += len(game.moves) - probe.plies

@@ -34,7 +34,7 @@ from strength import middle_game_positions  # benchmarks/ is the script's folder
 
 from controller.baselines import GreedyPlayer
 from controller.engine.search import think
-from controller.game import Game, Winner
+from controller.game import Game
 from controller.moves import Move
 from controller.position import Color, Position
 
@@ -94,9 +94,9 @@ def match(a: Chooser, b: Chooser, games: int, seed: int) -> float:
             game.play(mover(game))
         outcome = game.outcome
         assert outcome is not None
-        if outcome.winner is Winner.DRAW:
+        if outcome.winner is None:
             score += 0.5
-        elif outcome.winner.value == a_color.word:
+        elif outcome.winner is a_color:
             score += 1
     return score / games
 

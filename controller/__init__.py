@@ -16,7 +16,7 @@ from controller.errors import (
     IllegalMove,
     SurakartaError,
 )
-from controller.game import Endings, EndReason, Game, Outcome, Winner
+from controller.game import Endings, EndReason, Game, Outcome, parse_winner, winner_name
 from controller.geometry import (
     Circuit,
     CircuitKind,
@@ -64,7 +64,6 @@ __all__ = [
     "Station",
     "SurakartaError",
     "Variant",
-    "Winner",
     "count_moves",
     "find_move",
     "geometry",
@@ -74,7 +73,9 @@ __all__ = [
     "parse_point",
     "parse_position",
     "parse_variant",
+    "parse_winner",
     "perft",
     "point_name",
     "start_position",
+    "winner_name",
 ]

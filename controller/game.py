@@ -8,26 +8,21 @@ from enum import Enum
 from controller.errors import GameOver, IllegalMove
 from controller.movegen import count_moves, find_move, legal_moves, make_move
 from controller.moves import Move
-from controller.position import Color, Position, start_position
+from controller.position import Color, Position, parse_color, start_position
 from controller.variants import Variant
 
+DRAW_NAME = "draw"
+"""How files and event streams write a drawn game's winner (a side is ``Color.word``)."""
 
-class Winner(Enum):
-    """Who won a game."""
 
-    RED = "red"
-    BLACK = "black"
-    DRAW = "draw"
+def winner_name(winner: Color | None) -> str:
+    """``red``, ``black`` or ``draw``: the winner as journals and events write it."""
+    return DRAW_NAME if winner is None else winner.word
 
-    @classmethod
-    def of(cls, color: Color) -> Winner:
-        """The winner for a side."""
-        return cls.RED if color is Color.RED else cls.BLACK
 
-    @property
-    def score_text(self) -> str:
-        """PGN-style result: ``1-0`` (red), ``0-1`` (black) or ``1/2-1/2``."""
-        return {Winner.RED: "1-0", Winner.BLACK: "0-1", Winner.DRAW: "1/2-1/2"}[self]
+def parse_winner(text: str) -> Color | None:
+    """The winner of ``winner_name``'s text (None for a draw); raises BadColor."""
+    return None if text == DRAW_NAME else parse_color(text)
 
 
 class EndReason(Enum):
@@ -44,8 +39,8 @@ class EndReason(Enum):
 class Outcome:
     """The end of a game."""
 
-    winner: Winner
-    """Red, black or a draw."""
+    winner: Color | None
+    """The side that won, or None for a draw."""
     reason: EndReason
     """What ended it."""
     red_pieces: int
@@ -53,8 +48,16 @@ class Outcome:
     black_pieces: int
     """Black pieces on the board at the end."""
 
+    @property
+    def score_text(self) -> str:
+        """PGN-style result: ``1-0`` (red won), ``0-1`` (black won) or ``1/2-1/2``."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner is Color.RED else "0-1"
+
     def __str__(self) -> str:
-        return f"{self.winner.value} ({self.reason.value}, {self.red_pieces}-{self.black_pieces})"
+        winner = winner_name(self.winner)
+        return f"{winner} ({self.reason.value}, {self.red_pieces}-{self.black_pieces})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +73,7 @@ class Endings:
 def by_piece_count(position: Position, reason: EndReason) -> Outcome:
     """A game ended without a wipe-out: more pieces wins, equal counts draw."""
     red, black = position.count(Color.RED), position.count(Color.BLACK)
-    winner = Winner.DRAW if red == black else Winner.RED if red > black else Winner.BLACK
+    winner = None if red == black else Color.RED if red > black else Color.BLACK
     return Outcome(winner, reason, red, black)
 
 
@@ -78,10 +81,10 @@ def wipe_out(position: Position) -> Outcome | None:
     """The outcome when a side has no pieces left, else None."""
     if not position.red and not position.black:
         # Only a position typed in can be empty; neither side won it.
-        return Outcome(Winner.DRAW, EndReason.WIPE_OUT, 0, 0)
+        return Outcome(None, EndReason.WIPE_OUT, 0, 0)
     for color in Color:
         if not position.pieces(color):
-            return Outcome(Winner.of(color.other), EndReason.WIPE_OUT, *_counts(position))
+            return Outcome(color.other, EndReason.WIPE_OUT, *_counts(position))
     return None
 
 

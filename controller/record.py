@@ -51,7 +51,7 @@ class GameRecord:
         """``1-0``, ``0-1``, ``1/2-1/2`` or ``*``."""
         outcome = self.game.outcome
         if outcome is not None:
-            return outcome.winner.score_text
+            return outcome.score_text
         return self.tags.get("Result", UNFINISHED)
 
 
@@ -183,7 +183,7 @@ def _read_one(lines: list[tuple[int, str]]) -> GameRecord:
     if result is None:
         raise BadRecord(f"line {lines[-1][0]}: movetext does not end with a result")
     outcome = game.outcome
-    if outcome is not None and result != outcome.winner.score_text:
+    if outcome is not None and result != outcome.score_text:
         raise BadRecord(
             f"line {tag_lines.get('Result', lines[-1][0])}: result {result!r} does not match "
             f"the game, which ended {outcome}"

@@ -50,7 +50,7 @@ from controller.decisions import (
     Undone,
 )
 from controller.engine.levels import BadLevel
-from controller.game import Endings, Game, Outcome, Winner
+from controller.game import Endings, Game, Outcome
 from controller.geometry import Point, Station, bit, point_name, points_of
 from controller.match import Match, MatchGame
 from controller.movegen import legal_moves, make_move
@@ -311,10 +311,10 @@ class Referee:
 
     def _game_over(self, outcome: Outcome) -> list[Decision]:
         position = self.position
-        if outcome.winner is Winner.DRAW:
+        if outcome.winner is None:
             shown = position.red | position.black
         else:
-            shown = position.pieces(Color.RED if outcome.winner is Winner.RED else Color.BLACK)
+            shown = position.pieces(outcome.winner)
         decisions: list[Decision] = [
             Clear(DANGER),
             Light(RESULT, Effect.BLINK, _singles(points_of(shown))),

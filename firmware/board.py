@@ -39,6 +39,7 @@ from controller.decisions import (
     Undone,
 )
 from controller.engine.service import EngineService
+from controller.game import winner_name
 from controller.geometry import Station, point_name
 from controller.referee import Referee
 from firmware.journal import Journal, SessionState
@@ -108,7 +109,7 @@ def event_of(decision: Decision, layout: LampLayout) -> dict[str, Any] | None:
     if isinstance(decision, GameEnded):
         return {
             "type": "game_over",
-            "result": decision.outcome.winner.value,
+            "result": winner_name(decision.outcome.winner),
             "reason": decision.outcome.reason.value,
         }
     if isinstance(decision, AgreementTakenBack):

@@ -42,7 +42,7 @@ from controller import (
     parse_position,
     parse_variant,
 )
-from controller.game import EndReason, Outcome, Winner
+from controller.game import EndReason, Outcome, parse_winner, winner_name
 from controller.match import Counting, Match, MatchRules, Scoring
 from controller.numbers import LEVEL, NO_CAPTURE_LIMIT, Bounds, shown, whole
 from controller.record import GameRecord, write_record
@@ -155,7 +155,7 @@ def _match_to_json(match: Match) -> dict[str, Any]:
         "pieces_per_side": rules.pieces_per_side,
         "results": [
             {
-                "winner": game.outcome.winner.value,
+                "winner": winner_name(game.outcome.winner),
                 "reason": game.outcome.reason.value,
                 "red_pieces": game.outcome.red_pieces,
                 "black_pieces": game.outcome.black_pieces,
@@ -180,7 +180,7 @@ def _match_from_json(document: dict[str, Any]) -> Match:
     for result in document["results"]:
         match.record(
             Outcome(
-                Winner(result["winner"]),
+                parse_winner(result["winner"]),
                 EndReason(result["reason"]),
                 _number(result, "red_pieces", PIECES),
                 _number(result, "black_pieces", PIECES),

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from controller.errors import SurakartaError
-from controller.game import Game, Outcome, Winner
+from controller.game import Game, Outcome
 from controller.position import Color
 from controller.variants import Variant
 
@@ -354,11 +354,7 @@ def play_game(
         return _forfeit(spec, game, current, str(failure))
     outcome = game.outcome
     assert outcome is not None
-    winner = (
-        None
-        if outcome.winner is Winner.DRAW
-        else side_of[Color.RED if outcome.winner is Winner.RED else Color.BLACK]
-    )
+    winner = None if outcome.winner is None else side_of[outcome.winner]
     a_pieces, b_pieces = _pieces(spec, game)
     return GameResult(spec, winner, outcome, None, len(game.moves), a_pieces, b_pieces)
 

@@ -36,6 +36,7 @@ from controller.decisions import (
     Undone,
 )
 from controller.engine.service import BackgroundEngine, EngineService, ImmediateEngine
+from controller.game import winner_name
 from controller.geometry import geometry, point_name
 from controller.movegen import legal_moves, make_move
 from controller.position import Color, Position, start_position
@@ -128,7 +129,7 @@ def describe(decision: Decision) -> str | None:
         return f"took back {decision.move.name}"
     if isinstance(decision, GameEnded):
         outcome = decision.outcome
-        return f"game over: {outcome.winner.value} ({outcome.reason.value})"
+        return f"game over: {winner_name(outcome.winner)} ({outcome.reason.value})"
     if isinstance(decision, AgreementTakenBack):
         return "the agreement was taken back: the game goes on"
     return None

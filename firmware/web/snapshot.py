@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.decisions import Layer
+from controller.game import winner_name
 from controller.geometry import geometry, point_name
 from controller.match import Match
 from controller.position import Color
@@ -82,7 +83,11 @@ def match_standing(match: Match | None) -> dict[str, Any] | None:
         "players": [match.first, match.second],
         "totals": match.totals,
         "games": [
-            {"red": game.red_player, "result": game.outcome.winner.value, "scores": game.scores}
+            {
+                "red": game.red_player,
+                "result": winner_name(game.outcome.winner),
+                "scores": game.scores,
+            }
             for game in match.games
         ],
         "over": match.is_over,

@@ -136,7 +136,7 @@ def test_engine_wins_won_endings_against_the_best_defence(table: Tablebase) -> N
                 assert defence is not None
                 game.play(defence[0])
         outcome = game.outcome
-        assert outcome is not None and outcome.winner.value == winner.word
+        assert outcome is not None and outcome.winner is winner
         assert len(game.moves) == probe.plies
 
 

@@ -22,10 +22,10 @@ import time
 
 from controller.engine.levels import LEVELS
 from controller.variants import Variant
-from firmware.match_runner import (
-    MatchConfig,
+from firmware.tournament import (
+    TournamentConfig,
     elo_difference,
-    run_match,
+    run_tournament,
     summarize,
     wilson_interval,
 )
@@ -40,11 +40,11 @@ def gap(low: int, high: int, games: int, movetime: float, jobs: int, seed: int) 
     def engine(number: int) -> str:
         return f"{python} -m firmware.cli gtp --level {number} --seed {seed + number}"
 
-    config = MatchConfig(
+    config = TournamentConfig(
         (engine(high), engine(low)), Variant.STANDARD, movetime, 10 * movetime + 10
     )
     started = time.monotonic()
-    results = run_match(config, games, jobs=jobs, seed=seed)
+    results = run_tournament(config, games, jobs=jobs, seed=seed)
     summary = summarize(results)
     print(
         f"level {high} against level {low}: +{summary.a_wins} ={summary.draws} "

@@ -30,7 +30,7 @@ from pathlib import Path
 from controller.game import EndReason
 from controller.position import Color
 from controller.variants import Variant
-from firmware.match_runner import GameResult, MatchConfig, Side, run_match, summarize
+from firmware.tournament import GameResult, Side, TournamentConfig, run_tournament, summarize
 
 ROOT = Path(__file__).resolve().parent.parent
 FLOOR = 0.50
@@ -111,13 +111,15 @@ def main() -> int:
         here = new if args.new else str(ROOT)
         current = f"env -C {shlex.quote(here)} {python} -m firmware.cli gtp"
         timeout = 10 * args.movetime + 10
-        config = MatchConfig((current, previous), Variant.STANDARD, args.movetime, timeout)
+        config = TournamentConfig((current, previous), Variant.STANDARD, args.movetime, timeout)
         started = time.monotonic()
 
         def progress(result: GameResult) -> None:
             print(result.line(), flush=True)
 
-        results = run_match(config, args.games, jobs=args.jobs, seed=args.seed, on_result=progress)
+        results = run_tournament(
+            config, args.games, jobs=args.jobs, seed=args.seed, on_result=progress
+        )
     summary = summarize(results)
     print(
         f"current engine (A, {args.new or 'working tree'}) against {base} (B), "

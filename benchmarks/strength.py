@@ -25,7 +25,7 @@ from controller.engine.search import think
 from controller.game import Game
 from controller.position import Position
 from controller.variants import Variant
-from firmware.match_runner import MatchConfig, run_match, summarize
+from firmware.tournament import TournamentConfig, run_tournament, summarize
 
 OVERRUN_LIMIT = 0.050
 
@@ -88,9 +88,10 @@ def matches(games: int, movetime: float, jobs: int) -> None:
     engine = f"{python} -m firmware.cli gtp --movetime {movetime:g}"
     for name in ("random", "greedy"):
         baseline = f"{python} -m firmware.cli gtp --player {name} --seed 1"
-        config = MatchConfig((engine, baseline), Variant.STANDARD, movetime, 10 * movetime + 10)
+        timeout = 10 * movetime + 10
+        config = TournamentConfig((engine, baseline), Variant.STANDARD, movetime, timeout)
         started = time.monotonic()
-        results = run_match(config, games, jobs=jobs, seed=7)
+        results = run_tournament(config, games, jobs=jobs, seed=7)
         elapsed = time.monotonic() - started
         for result in results:
             if result.winner is None or result.winner.value != "A":

@@ -1,8 +1,9 @@
 """The ``surakarta`` command: one subcommand per module in ``firmware.commands``.
 
 Each command module defines ``NAME`` (the subcommand), ``HELP`` (one line),
-``add_arguments(parser)`` and ``run(args) -> int``. Modules are found by listing
-the package, so adding a command is adding a file.
+``add_arguments(parser)`` and ``run(args) -> int``, and may define ``ALIASES`` (earlier
+names that keep working). Modules are found by listing the package, so adding a
+command is adding a file.
 """
 
 from __future__ import annotations
@@ -35,7 +36,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in _command_modules():
-        sub = subparsers.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        sub = subparsers.add_parser(
+            module.NAME,
+            aliases=getattr(module, "ALIASES", ()),
+            help=module.HELP,
+            description=module.HELP,
+        )
         module.add_arguments(sub)
         sub.set_defaults(handler=module.run)
     return parser

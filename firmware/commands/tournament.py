@@ -1,4 +1,5 @@
-"""``surakarta match``: two GTP engines play a match; prints the score and Elo difference."""
+"""``surakarta tournament`` (or ``match``, its first name): two GTP engines play a series of
+games; prints the score and Elo difference."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from controller.errors import BadOption
 from controller.numbers import seconds, whole
 from controller.variants import parse_variant
 from firmware.commands import check_numbers
-from firmware.match_runner import GameResult, MatchConfig, run_match, summarize
+from firmware.tournament import GameResult, TournamentConfig, run_tournament, summarize
 
-NAME = "match"
-HELP = "play a match between two GTP engine commands and print the score and Elo difference"
+NAME = "tournament"
+ALIASES = ("match",)
+"""Earlier name of the command, still accepted."""
+HELP = "play a tournament between two GTP engine commands and print the score and Elo difference"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         if not command.strip():
             raise BadOption(f"empty engine command: {command!r}")
     timeout = args.timeout if args.timeout is not None else 10 * args.movetime + 10
-    config = MatchConfig(
+    config = TournamentConfig(
         (args.engine_a, args.engine_b), parse_variant(args.variant), args.movetime, timeout
     )
 
@@ -56,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(result.line(), flush=True)
 
-    results = run_match(config, args.games, jobs=args.jobs, seed=args.seed, on_result=show)
+    results = run_tournament(config, args.games, jobs=args.jobs, seed=args.seed, on_result=show)
     print(f"A: {args.engine_a}\nB: {args.engine_b}")
     print(summarize(results).report())
     return 0

@@ -1,4 +1,7 @@
-"""Matches between two GTP engines run as subprocesses.
+"""Tournaments: two GTP engines, run as subprocesses, play a series of games.
+
+A tournament measures engines; a ``controller.match.Match`` is a series between two
+people at the board, scored by pieces. They share no code and no name.
 
 A referee ``Game`` (with the Olympiad endings) decides every game; the engines
 only propose moves. Games start from varied openings (a few random plies from a
@@ -34,7 +37,7 @@ class EngineFailure(SurakartaError, RuntimeError):
 
 
 class Side(Enum):
-    """The two engines of a match."""
+    """The two engines of a tournament."""
 
     A = "A"
     B = "B"
@@ -59,7 +62,7 @@ class GameSpec:
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """How one game of a match ended."""
+    """How one game of a tournament ended."""
 
     spec: GameSpec
     """The game."""
@@ -93,8 +96,8 @@ class GameResult:
 
 
 @dataclass(frozen=True, slots=True)
-class MatchSummary:
-    """A match's score with its 95% error margin and the Elo difference."""
+class TournamentSummary:
+    """A tournament's score with its 95% error margin and the Elo difference."""
 
     games: int
     """Games played."""
@@ -117,14 +120,14 @@ class MatchSummary:
     elo_high: float
     """Upper end of the 95% interval of ``elo``."""
     a_pieces: int
-    """A's pieces left at the ends of the games, summed (the match-scoring count)."""
+    """A's pieces left at the ends of the games, summed (what a human match would count)."""
     b_pieces: int
     """B's pieces left, summed."""
     forfeits: int
     """Games lost by a forfeit."""
 
     def report(self) -> str:
-        """The summary as printed by ``surakarta match``."""
+        """The summary as printed by ``surakarta tournament``."""
         return "\n".join(
             [
                 f"games {self.games}: A +{self.a_wins} ={self.draws} -{self.b_wins}"
@@ -164,14 +167,14 @@ def wilson_interval(score: float, games: int, z: float = 1.96) -> tuple[float, f
     return low, high
 
 
-def summarize(results: Sequence[GameResult]) -> MatchSummary:
+def summarize(results: Sequence[GameResult]) -> TournamentSummary:
     """Score, margin and Elo of finished games."""
     if not results:
         raise ValueError("no games played")
     n = len(results)
     score = sum(result.a_score for result in results) / n
     low, high = wilson_interval(score, n)
-    return MatchSummary(
+    return TournamentSummary(
         games=n,
         a_wins=sum(1 for r in results if r.winner is Side.A),
         draws=sum(1 for r in results if r.winner is None),
@@ -208,7 +211,7 @@ def make_openings(count: int, variant: Variant, seed: int) -> list[tuple[str, ..
 
 
 def schedule(games: int, variant: Variant, seed: int) -> list[GameSpec]:
-    """The games of a match: each opening twice, A red then A black."""
+    """The games of a tournament: each opening twice, A red then A black."""
     openings = make_openings((games + 1) // 2, variant, seed)
     return [
         GameSpec(
@@ -231,7 +234,7 @@ class EngineProcess:
             raise ValueError(f"empty engine command: {command!r}")
         if arguments[0] == "surakarta":
             # This installation's own command, found without the venv on PATH ("surakarta
-            # gtp" from .venv/bin/surakarta match would otherwise need the venv activated).
+            # gtp" from .venv/bin/surakarta tournament would otherwise need the venv activated).
             arguments = [sys.executable, "-m", "firmware.cli", *arguments[1:]]
         try:
             self.process = subprocess.Popen(
@@ -296,8 +299,8 @@ class EngineProcess:
 
 
 @dataclass(frozen=True, slots=True)
-class MatchConfig:
-    """What every game of a match shares."""
+class TournamentConfig:
+    """What every game of a tournament shares."""
 
     commands: tuple[str, str]
     """Shell command lines of engines A and B."""
@@ -320,7 +323,7 @@ def _pieces(spec: GameSpec, game: Game) -> tuple[int, int]:
 
 
 def play_game(
-    spec: GameSpec, engines: dict[Side, EngineProcess], config: MatchConfig
+    spec: GameSpec, engines: dict[Side, EngineProcess], config: TournamentConfig
 ) -> GameResult:
     """Play one game; an engine that fails in any way loses it (see ``GameResult.forfeit``)."""
     game = Game(config.variant)
@@ -360,7 +363,7 @@ def play_game(
 
 
 def _start_missing(
-    engines: dict[Side, EngineProcess], config: MatchConfig
+    engines: dict[Side, EngineProcess], config: TournamentConfig
 ) -> tuple[Side, EngineFailure] | None:
     """Start the engines not running; the side that fails to start, if any."""
     for side, command in zip((Side.A, Side.B), config.commands, strict=True):
@@ -373,7 +376,7 @@ def _start_missing(
 
 
 def _worker(
-    specs: queue.Queue[GameSpec], config: MatchConfig, report: Callable[[GameResult], None]
+    specs: queue.Queue[GameSpec], config: TournamentConfig, report: Callable[[GameResult], None]
 ) -> None:
     engines: dict[Side, EngineProcess] = {}
     try:
@@ -399,10 +402,10 @@ def _worker(
             engine.close()
 
 
-def check_engines(config: MatchConfig) -> None:
+def check_engines(config: TournamentConfig) -> None:
     """Start each engine and ask its protocol version; EngineFailure naming every engine
     that cannot. Without this, an engine that never starts loses every game by forfeit,
-    and a match of two such engines reports a winner."""
+    and a tournament of two such engines reports a winner."""
     problems: list[str] = []
     for side, command in zip((Side.A, Side.B), config.commands, strict=True):
         try:
@@ -420,8 +423,8 @@ def check_engines(config: MatchConfig) -> None:
         raise EngineFailure("; ".join(problems))
 
 
-def run_match(
-    config: MatchConfig,
+def run_tournament(
+    config: TournamentConfig,
     games: int,
     *,
     jobs: int = 1,

@@ -1,4 +1,4 @@
-"""Matches between GTP engine subprocesses: games, forfeits, the summary, the command."""
+"""Tournaments between GTP engine subprocesses: games, forfeits, the summary, the command."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import pytest
 from controller.position import Color
 from controller.variants import Variant
 from firmware import cli
-from firmware.match_runner import (
-    MatchConfig,
+from firmware.tournament import (
     Side,
+    TournamentConfig,
     elo_difference,
-    run_match,
+    run_tournament,
     schedule,
     summarize,
     wilson_interval,
@@ -33,13 +33,13 @@ NEVER_STARTS = "/no/such/engine --gtp"
 NONSENSE = PYTHON + " -c \"import sys\nfor l in sys.stdin:\n print('= a1-a6\\n', flush=True)\""
 
 
-def config(a: str, b: str) -> MatchConfig:
-    return MatchConfig((a, b), Variant.STANDARD, movetime=0.05, timeout=20.0)
+def config(a: str, b: str) -> TournamentConfig:
+    return TournamentConfig((a, b), Variant.STANDARD, movetime=0.05, timeout=20.0)
 
 
 @pytest.mark.slow
 def test_greedy_and_random_play_whole_games() -> None:
-    results = run_match(config(GREEDY, RANDOM), games=2, jobs=2, seed=1)
+    results = run_tournament(config(GREEDY, RANDOM), games=2, jobs=2, seed=1)
     assert [result.spec.index for result in results] == [0, 1]
     for result in results:
         assert result.forfeit is None
@@ -52,7 +52,7 @@ def test_greedy_and_random_play_whole_games() -> None:
 
 @pytest.mark.slow
 def test_an_engine_that_crashes_loses() -> None:
-    results = run_match(config(RANDOM, CRASHES), games=1, jobs=1)
+    results = run_tournament(config(RANDOM, CRASHES), games=1, jobs=1)
     assert results[0].winner is Side.A
     assert results[0].forfeit is not None
     assert "engine B" in results[0].forfeit
@@ -61,7 +61,7 @@ def test_an_engine_that_crashes_loses() -> None:
 
 @pytest.mark.slow
 def test_an_engine_that_plays_illegal_moves_loses() -> None:
-    results = run_match(config(NONSENSE, RANDOM), games=2, jobs=1)
+    results = run_tournament(config(NONSENSE, RANDOM), games=2, jobs=1)
     for result in results:
         assert result.winner is Side.B
         assert result.forfeit is not None
@@ -88,9 +88,9 @@ def test_elo_and_interval() -> None:
 
 
 @pytest.mark.slow
-def test_match_command_prints_the_score(capsys: pytest.CaptureFixture[str]) -> None:
+def test_tournament_command_prints_the_score(capsys: pytest.CaptureFixture[str]) -> None:
     status = cli.main(
-        ["match", GREEDY, RANDOM, "--games", "2", "--movetime", "0.05", "--jobs", "2"]
+        ["tournament", GREEDY, RANDOM, "--games", "2", "--movetime", "0.05", "--jobs", "2"]
     )
     out = capsys.readouterr().out
     assert status == 0
@@ -99,21 +99,27 @@ def test_match_command_prints_the_score(capsys: pytest.CaptureFixture[str]) -> N
     assert "Elo difference A - B:" in out
 
 
-def test_match_command_refuses_bad_numbers(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["match", GREEDY, RANDOM, "--games", "0"]) == 2
-    assert "invalid --games: expected an integer from 1 to 1000000" in capsys.readouterr().err
+@pytest.mark.parametrize("name", ["tournament", "match"])
+def test_tournament_command_refuses_bad_numbers(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "match" is the command's first name, kept working for scripts that use it.
+    assert cli.main([name, GREEDY, RANDOM, "--games", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid --games: expected an integer from 1 to 1000000" in err
+    assert err.startswith(f"surakarta {name}: ")
 
 
 @pytest.mark.slow
-def test_a_match_whose_engines_cannot_start_is_refused_in_one_line(
+def test_a_tournament_whose_engines_cannot_start_is_refused_in_one_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     exits = f"{PYTHON} -c 'import sys; sys.exit(1)'"
-    assert cli.main(["match", NEVER_STARTS, exits, "--games", "2", "--movetime", "0.05"]) == 2
+    assert cli.main(["tournament", NEVER_STARTS, exits, "--games", "2", "--movetime", "0.05"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
     assert "engine A ('/no/such/engine --gtp') does not start" in err
     assert "engine B crashed (on 'protocol_version')" in err
-    assert cli.main(["match", RANDOM, NEVER_STARTS, "--games", "2", "--movetime", "0.05"]) == 2
+    assert cli.main(["tournament", RANDOM, NEVER_STARTS, "--games", "2", "--movetime", "0.05"]) == 2
     out, err = capsys.readouterr()
     assert "wins" not in out and "engine B" in err

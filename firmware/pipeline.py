@@ -10,7 +10,7 @@ differ only in the ``PipelineParts`` they pass in:
 
 - ``firmware.app.BoardApp``: the configured pins, a background engine, the
   journal, the calibration file (or the first camera frame);
-- ``firmware.simulation.Simulation`` (``surakarta simulate``, the soak benchmark):
+- ``firmware.simulation.Simulation`` (``surakarta scenario``, the soak benchmark):
   mock pins, a fixed-depth engine, a calibration from a rendered start;
 - the simulator window: the simulation's parts, with its own mock pins (watched by
   the chain model) and a background engine.

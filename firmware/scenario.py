@@ -1,4 +1,4 @@
-"""Scripted physical sessions: the scenario language of ``surakarta simulate``.
+"""Scripted physical sessions: the scenario language of ``surakarta scenario``.
 
 One action per line, ``#`` starts a comment::
 

@@ -1,7 +1,7 @@
 """A whole board in simulated time: a virtual board and hand, rendered camera frames,
 the real vision, the referee, and the hardware layer on gpiozero's mock pins.
 
-``surakarta simulate`` runs scenarios through it; the soak benchmark plays random
+``surakarta scenario`` runs scenarios through it; the soak benchmark plays random
 games through it; the simulator window drives the same pieces in real time.
 """
 

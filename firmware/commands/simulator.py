@@ -37,7 +37,7 @@ def add_arguments(parser: ArgumentAdder) -> None:
                         help="camera frames without sensor noise, blur or JPEG artefacts")
     parser.add_argument("--seed", type=int, default=0, help="seed of the camera scene and engine")
     parser.add_argument("--scenario", type=Path, metavar="FILE",
-                        help="play a scenario (surakarta simulate format) before taking over")
+                        help="play a scenario (surakarta scenario format) before taking over")
     parser.add_argument("--colour-lamps", action="store_true",
                         help="lamps as a colour (WS2812) build shows them: each meaning in "
                              "its colour (default: one colour, as a 74HC595 chain)")

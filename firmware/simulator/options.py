@@ -54,7 +54,7 @@ class WindowOptions:
     seed: int = 0
     """Seed of the camera scene, its noise and the engine."""
     scenario: Path | None = None
-    """A scenario (``surakarta simulate`` format) played before the window takes over."""
+    """A scenario (``surakarta scenario`` format) played before the window takes over."""
     camera_fps: float = 10.0
     """Camera frames per second through the vision pipeline."""
     window_fps: float = 60.0

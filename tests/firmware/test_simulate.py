@@ -119,22 +119,24 @@ def test_bad_scenarios_name_the_line() -> None:
 
 
 @pytest.mark.slow
-def test_simulate_command_writes_json_lines(tmp_path: Path) -> None:
+def test_scenario_command_writes_json_lines(tmp_path: Path) -> None:
     scenario = tmp_path / "game.txt"
     scenario.write_text("# one move\nmove b2 c3\n")
     events = tmp_path / "events.jsonl"
-    assert main(["simulate", str(scenario), "--events", str(events), "--quiet", "--no-hands"]) == 0
+    assert main(["scenario", str(scenario), "--events", str(events), "--quiet", "--no-hands"]) == 0
     records = [json.loads(line) for line in events.read_text().splitlines()]
     assert all("t" in record and "type" in record for record in records)
     assert [r["move"] for r in records if r["type"] == "accepted"] == ["b2-c3"]
 
 
-def test_simulate_command_reports_a_bad_scenario(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("name", ["scenario", "simulate"])
+def test_scenario_command_reports_a_bad_scenario(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # "simulate" is the command's first name, kept working for scripts that use it.
     scenario = tmp_path / "bad.txt"
     scenario.write_text("move b2 c3\nlevel 11\n")
-    assert main(["simulate", str(scenario)]) == 2
+    assert main([name, str(scenario)]) == 2
     assert "line 2: level must be 1 to 10" in capsys.readouterr().err
 
 

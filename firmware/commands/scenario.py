@@ -1,4 +1,5 @@
-"""``surakarta simulate``: a scripted physical session through the whole pipeline."""
+"""``surakarta scenario`` (or ``simulate``, its first name): a scripted physical session
+through the whole pipeline, without a window (``surakarta simulator`` is the window)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from firmware.commands import check_numbers, writing
 from firmware.config import FPS
 from firmware.scenario import parse_scenario
 
-NAME = "simulate"
-HELP = "run a scripted session (virtual hand, rendered camera, real vision, referee, mock pins)"
+NAME = "scenario"
+ALIASES = ("simulate",)
+"""Earlier name of the command, still accepted."""
+HELP = "play a scenario file without a window (virtual hand, camera, vision, referee, mock pins)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -324,9 +324,12 @@ def _calibrate(sight: Sight, out: Path) -> None:
           f"{calibration.piece_height:g} mm up; wrote {out}")
 
 
-def config_text(camera: str, calibration: Path, state: Path) -> str:
-    """The example Pi config with this camera and these folders."""
+def config_text(camera: str, calibration: Path, state: Path, path: Path) -> str:
+    """The example Pi config with this camera and these folders, to be written to ``path``."""
     text = EXAMPLE.read_text(encoding="utf-8")
+    # Its comments' commands name the example file: they should name this one.
+    text = re.sub(r"(^#.*--config )pi\.toml", lambda found: found.group(1) + str(path), text,
+                  flags=re.M)
     if camera.isdigit():
         source = f'source = "usb"\ndevice = {camera}'
     elif camera == "picamera":
@@ -359,7 +362,7 @@ def _write_config(camera: str, calibration: Path, state: Path, path: Path) -> No
             kept = path.with_suffix(".toml.old")
             shutil.copy2(path, kept)
             print(f"  the config there before is kept as {kept}")
-        path.write_text(config_text(camera, calibration, state), encoding="utf-8")
+        path.write_text(config_text(camera, calibration, state, path), encoding="utf-8")
     problems = check_config(path)
     if problems:
         raise StepFailed(f"the config written to {path} has a problem: {problems[0]}")

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import shlex
 import shutil
+import subprocess
 from pathlib import Path
 
 import cv2
 import pytest
 
-from controller.position import start_position
+from controller.position import parse_position, start_position
 from controller.reading import BoardReading
 from firmware.cli import main
 from firmware.config import check_config, load_config
@@ -117,3 +122,46 @@ def test_a_folder_of_photos_stands_for_the_camera(
     config = load_config(tmp_path / "config" / "board.toml")
     assert config.camera.source == "folder"
     assert config.camera.path == folder.resolve()
+
+
+def systemctl_recording(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Put first on PATH a systemctl that succeeds and writes down each call."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls = tmp_path / "systemctl-calls"
+    fake = bin_dir / "systemctl"
+    fake.write_text(f'#!/bin/sh\necho "$*" >> {shlex.quote(str(calls))}\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    return calls
+
+
+@pytest.mark.slow
+def test_from_a_fresh_install_to_a_board_that_plays(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The camera: the start position, then red's first move (a folder of photos, in order).
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    after = parse_position("bbbbbb/bbbbbb/6/r5/1rrrrr/rrrrrr b")
+    for number in range(20):
+        frame = render(start_position(6) if number < 8 else after, Scene())
+        cv2.imwrite(str(camera / f"{number:04}.png"), frame)
+    calls = systemctl_recording(tmp_path, monkeypatch)
+    units = tmp_path / "units"
+    assert setup(tmp_path, camera, "--unit-dir", str(units)) == 0
+    assert "6/6 service: ok" in capsys.readouterr().out
+    assert "--user enable --now surakarta.service" in calls.read_text()
+    config = tmp_path / "config" / "board.toml"
+    assert f"surakarta run --config {config} --check" in config.read_text()
+    # What systemd starts at boot, as the unit says, on mock pins for the wired ones.
+    (start_line,) = re.findall(r"^ExecStart=(.*)$", (units / "surakarta.service").read_text(),
+                               flags=re.M)
+    environment = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock",
+                   "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
+    board = subprocess.run([*shlex.split(start_line), "--exit-after", "4"], env=environment,
+                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert board.returncode == 0, board.stderr
+    assert "board ready" in board.stderr
+    journal = json.loads((tmp_path / "state" / "journal.json").read_text())
+    assert journal["moves"][:1] == ["a2-a3"]

@@ -18,8 +18,10 @@ from dataclasses import dataclass
 
 from controller.geometry import Circuit
 
-NO_LANDING = -1
-"""``landing`` of a capture by replacement (every variant but Borobudur)."""
+NO_LANDING = 63
+"""``landing`` of a capture by replacement (every variant but Borobudur). It is no
+point of any board (g7, the largest, is 54) and fits the six bits a landing takes
+in the move generator's move keys."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,9 @@ from controller.variants import Variant
 Delta = tuple[int, int]
 """How a move changes the bitboards: ``(own ^ flip, opp & keep)``."""
 
+KEEP_ALL = -1
+"""The ``keep`` of a move's delta that captures nothing: every opposing piece stays."""
+
 # Circuit tables grow with every new occupancy met; past this they start afresh so
 # that a long-running board stays small (a Pi Zero 2 W has 512 MB in all): an entry
 # takes 100 to 300 bytes. A search of one move meets far fewer occupancies.
@@ -46,9 +49,9 @@ and perft need no more; the paths are walked out only for moves asked for."""
 _NO_TRIPS: _Trips = ((), ())
 
 
-def _move_key(origin: Point, target: Point, landing: Point | None) -> int:
-    # 63 is no point of a 7x7 board (the largest is g7 = 54), so it marks "no landing".
-    return (origin << 12) | (target << 6) | (63 if landing is None else landing)
+def _move_key(origin: Point, target: Point, landing: int) -> int:
+    """One int for ``(origin, target, landing)``; ``landing`` is NO_LANDING for none."""
+    return (origin << 12) | (target << 6) | landing
 
 
 def _is_shorter(path: tuple[Station, ...], than: Move | None) -> bool:
@@ -98,12 +101,9 @@ class _CircuitTable:
         keys: list[int] = []
         deltas: list[Delta] = []
         for origin, target, landing in captures:
-            if landing == NO_LANDING:
-                keys.append(_move_key(origin, target, None))
-                deltas.append(((1 << origin) ^ (1 << target), ~(1 << target)))
-            else:
-                keys.append(_move_key(origin, target, landing))
-                deltas.append(((1 << origin) ^ (1 << landing), ~(1 << target)))
+            keys.append(_move_key(origin, target, landing))
+            destination = target if landing == NO_LANDING else landing
+            deltas.append(((1 << origin) ^ (1 << destination), ~(1 << target)))
         return tuple(keys), tuple(deltas)
 
     def _walk(self, own: int, opp: int) -> dict[int, Move]:
@@ -113,7 +113,8 @@ class _CircuitTable:
             if own >> origin & 1:
                 for direction in (1, -1):
                     for move in self._trips(start, direction, own, opp):
-                        key = _move_key(move.origin, move.target, move.landing)
+                        landing = NO_LANDING if move.landing is None else move.landing
+                        key = _move_key(move.origin, move.target, landing)
                         if _is_shorter(move.path, found.get(key)):
                             found[key] = move
         return found
@@ -159,7 +160,7 @@ class _CircuitTable:
 
 def _delta(move: Move) -> Delta:
     flip = bit(move.origin) ^ bit(move.destination)
-    keep = ~bit(move.target) if move.kind is MoveKind.CAPTURE else -1
+    keep = ~bit(move.target) if move.kind is MoveKind.CAPTURE else KEEP_ALL
     return flip, keep
 
 
@@ -259,7 +260,7 @@ class Rules:
             while targets:
                 target = targets & -targets
                 targets ^= target
-                result.append((low | target, -1))
+                result.append((low | target, KEEP_ALL))
         result.extend(self._trip_deltas(own, opp))
         return result
 

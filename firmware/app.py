@@ -23,7 +23,7 @@ from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 from controller.decisions import BoardSeen, Layer
 from controller.engine.service import BackgroundEngine
 from controller.errors import SurakartaError
-from controller.geometry import FILES, point_name
+from controller.geometry import point_at, point_name
 from controller.match import Match
 from controller.position import start_position
 from controller.referee import Referee
@@ -253,8 +253,8 @@ class BoardApp:
         log.error("%s", text)
         # A slow blink of the four corner points: unlike any game display.
         size = self.session.referee.position.size
-        letters = FILES[:size]
-        corners = ("a1", f"{letters[-1]}1", f"a{size}", f"{letters[-1]}{size}")
+        ends = (0, size - 1)
+        corners = tuple(point_name(point_at(x, y)) for y in ends for x in ends)
         self.hardware.scene.show(
             TROUBLE_LAYER, Blink(corners, period=1.5), priority=TROUBLE_LAYER.priority
         )
@@ -367,9 +367,8 @@ class BoardApp:
             return
         log.error("the game cannot be saved (%s): free some space or check the disk", failing)
         size = self.session.referee.position.size
-        middle = FILES[(size - 1) // 2 : size // 2 + 1]
-        rows = range((size + 1) // 2, size // 2 + 2)
-        points = tuple(f"{letter}{row}" for letter in middle for row in rows)
+        middle = range((size - 1) // 2, size // 2 + 1)
+        points = tuple(point_name(point_at(x, y)) for x in middle for y in middle)
         self.hardware.scene.show(SAVE_TROUBLE_LAYER, Blink(points, period=3.0), priority=95)
 
     def run(self) -> int:

@@ -30,7 +30,16 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
-from controller.geometry import SIZES, Corner, Point, geometry, point_at, point_name, point_xy
+from controller.geometry import (
+    FILES,
+    SIZES,
+    Corner,
+    Point,
+    geometry,
+    point_at,
+    point_name,
+    point_xy,
+)
 
 MarkerCorners = tuple[tuple[float, float], ...]
 """A marker's four corners in mm: top-left, top-right, bottom-right, bottom-left (as printed)."""
@@ -219,7 +228,7 @@ class BoardModel:
         gap = LABEL_DISTANCE_PITCHES
         labels = []
         for i in range(self.size):
-            file_name, rank_name = "abcdefg"[i], str(i + 1)
+            file_name, rank_name = FILES[i], str(i + 1)
             labels.append((file_name, self.grid_position(i, -gap)))
             labels.append((file_name, self.grid_position(i, self.size - 1 + gap)))
             labels.append((rank_name, self.grid_position(-gap, i)))

@@ -39,12 +39,10 @@ from controller.engine.tablebase import Tablebase, shipped
 from controller.engine.zobrist import color_index, zobrist
 from controller.errors import GameOver
 from controller.game import Endings
-from controller.movegen import Rules, rules
+from controller.movegen import KEEP_ALL, Delta, Rules, rules
 from controller.moves import Move
 from controller.position import Position
 from controller.variants import Variant
-
-Delta = tuple[int, int]
 
 INFINITY = 1_000_000
 MATE = 100_000
@@ -274,7 +272,7 @@ class Search:
     def _child_key(self, key: int, color: int, delta: Delta) -> int:
         flip, keep = delta
         key ^= self.keys.moves[color][flip]
-        if keep != -1:
+        if keep != KEEP_ALL:
             key ^= self.keys.captures[color ^ 1][~keep]
         return key
 
@@ -331,7 +329,7 @@ class Search:
         quiet: list[Delta] = []
         for delta in deltas:
             keep = delta[1]
-            if keep == -1:
+            if keep == KEEP_ALL:
                 quiet.append(delta)
             elif guarded & ~keep:
                 trading.append(delta)
@@ -359,7 +357,7 @@ class Search:
             for index, delta in enumerate(ordered):
                 flip, keep = delta
                 child_key = self._child_key(key, color, delta)
-                quiet = 0 if keep != -1 else self.quiet + 1
+                quiet = 0 if keep != KEEP_ALL else self.quiet + 1
                 child = (opp & keep, own ^ flip)
                 if index == 0:
                     score = -self._node(
@@ -474,7 +472,7 @@ class Search:
                 flip, keep = delta
                 child_own, child_opp = opp & keep, own ^ flip
                 child_key = key ^ moves_z[flip]
-                if keep != -1:
+                if keep != KEEP_ALL:
                     child_key ^= captures_z[~keep]
                     child_quiet = 0
                 else:
@@ -494,7 +492,7 @@ class Search:
                     )
                 else:
                     reduction = 0
-                    if reduce_late and index >= 3 and keep == -1 and delta not in killers:
+                    if reduce_late and index >= 3 and keep == KEEP_ALL and delta not in killers:
                         reduction = 2 if index >= 10 and depth >= 5 else 1
                     score = -self._node(
                         child_own,
@@ -526,7 +524,7 @@ class Search:
                     if score > alpha:
                         alpha = score
                         if score >= beta:
-                            if keep == -1:
+                            if keep == KEEP_ALL:
                                 if killers[0] != delta:
                                     killers[1], killers[0] = killers[0], delta
                                 self.history[flip] = self.history.get(flip, 0) + depth * depth
@@ -570,7 +568,7 @@ class Search:
                     -beta,
                     -beta + 1,
                     ply + 1,
-                    0 if keep != -1 else quiet + 1,
+                    0 if keep != KEEP_ALL else quiet + 1,
                     False,
                 )
                 if score >= beta and abs(score) < COUNT_WIN:

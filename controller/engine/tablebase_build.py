@@ -38,7 +38,7 @@ from controller.engine.tablebase import (
 )
 from controller.errors import BadVariant
 from controller.geometry import bit, geometry
-from controller.movegen import rules
+from controller.movegen import KEEP_ALL, rules
 from controller.variants import Variant
 
 Material = tuple[int, int]
@@ -109,7 +109,7 @@ class _Solver:
                     blocked[i] = 1
                     continue
                 for flip, keep in deltas:
-                    if keep == -1:
+                    if keep == KEEP_ALL:
                         quiet += 1
                         continue
                     verdict = decode(self._capture_value(opp & keep, own ^ flip))

@@ -16,9 +16,11 @@ it again. On a PC, ``--camera`` with a photo or a folder of photos and
 from __future__ import annotations
 
 import argparse
+import getpass
 import glob
 import re
 import shutil
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +50,14 @@ benchmarks/vision.py, read right 99.5% of the time, has markers down to 19)."""
 BLUR_LIMIT = 0.8
 """Largest edge width of a marker's border, as a share of one of its cells (that hard set
 goes up to 0.77; a sharp 640x480 picture gives 0.3)."""
+
+
+CORNERS = ("a1's corner (bottom left)", "the bottom right corner", "the top right corner",
+           "the top left corner")
+"""Where each of the board's four markers is, in marker order."""
+FOUND = (60, 200, 60)
+MISSING = (40, 40, 230)
+"""Colours of the marked picture (BGR): a marker found, a note of what is not."""
 
 
 class StepFailed(SurakartaError, RuntimeError):
@@ -80,6 +90,9 @@ class Sight:
     """The camera, as --camera names it."""
     picture: Path
     """Where its picture was saved."""
+    marked: Path
+    """Where the same picture was saved with the markers found outlined and what is
+    missing written on it."""
     frame: np.ndarray
     """The picture."""
     markers: dict[int, np.ndarray]
@@ -180,8 +193,13 @@ def _cameras(specs: list[str] | None, pictures: Path) -> list[Sight]:
             continue
         seen = f"{len(sight.markers)} of the board's markers"
         mirrored = " (only in the picture flipped: the camera mirrors it)" if sight.mirrored else ""
-        print(f"  camera {spec}: sees {seen}{mirrored}; its picture: {sight.picture}")
+        print(f"  camera {spec}: sees {seen}{mirrored}; its picture: {sight.picture}, "
+              f"with the markers marked: {sight.marked}")
         sights.append(sight)
+    if sights:
+        # Over SSH, the pictures are looked at on the maker's own computer.
+        print(f"  to look at them from another computer: scp "
+              f"'{getpass.getuser()}@{socket.gethostname()}.local:{pictures}/*.jpg' .")
     if not sights:
         raise StepFailed(f"none of the cameras ({', '.join(specs)}) gave a picture: check the "
                          "cable, and that no other program (a running board) uses the camera")
@@ -221,15 +239,67 @@ def _look(spec: str, picture: Path) -> Sight:
     if not markers:
         flipped = detect_markers(config, cv2.flip(frame, 1))
         mirrored = bool(flipped)
-    return Sight(spec, picture, frame, markers, mirrored)
+    marked = picture.with_name(f"{picture.stem}-markers{picture.suffix}")
+    if not cv2.imwrite(str(marked), _marked(frame, markers, mirrored)):
+        raise OSError(f"cannot write {str(marked)!r}")
+    return Sight(spec, picture, marked, frame, markers, mirrored)
+
+
+def _board_size(markers: dict[int, np.ndarray]) -> int:
+    """The board size the markers belong to (6 when they do not say)."""
+    from vision.board_model import size_of_marker
+
+    sizes = {size_of_marker(marker) for marker in markers} - {None}
+    return 6 if 6 in sizes or not sizes else 7
+
+
+def _missing(markers: dict[int, np.ndarray]) -> list[str]:
+    """Where the board's markers that are not in ``markers`` are."""
+    from vision.board_model import marker_ids
+
+    return [CORNERS[index] for index, marker in enumerate(marker_ids(_board_size(markers)))
+            if marker not in markers]
+
+
+def _marked(frame: np.ndarray, markers: dict[int, np.ndarray], mirrored: bool) -> np.ndarray:
+    """The picture with each marker found outlined and named by its corner, and a line
+    at the top saying what is missing: what a maker looks at to move the camera."""
+    import cv2
+    import numpy as np
+
+    from vision.board_model import marker_ids
+
+    marked = frame.copy()
+    scale = max(0.4, frame.shape[1] / 1600)
+    thickness = max(1, round(scale * 2))
+    ids = marker_ids(_board_size(markers))
+    for marker, corners in markers.items():
+        outline = np.round(corners).astype(np.int32)
+        cv2.polylines(marked, [outline], True, FOUND, thickness + 1, cv2.LINE_AA)
+        name = CORNERS[ids.index(marker)].split(" (")[0] if marker in ids else "not this board's"
+        (width, height), _ = cv2.getTextSize(name, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
+        x, y = outline.min(axis=0)
+        x = min(int(x), frame.shape[1] - width - 2)  # a right-hand marker's name stays in
+        cv2.putText(marked, name, (max(0, x), max(height + 2, int(y) - 6)),
+                    cv2.FONT_HERSHEY_SIMPLEX, scale, FOUND, thickness, cv2.LINE_AA)
+    if mirrored:
+        note = "no marker reads: the camera mirrors its picture"
+    elif missing := _missing(markers):
+        note = "not in view: " + ", ".join(name.split(" (")[0] for name in missing)
+    else:
+        note = "all four markers in view"
+    colour = FOUND if note.startswith("all") else MISSING
+    (width, height), base = cv2.getTextSize(note, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
+    cv2.rectangle(marked, (0, 0), (width + 12, height + base + 12), (255, 255, 255), -1)
+    cv2.putText(marked, note, (6, height + 6), cv2.FONT_HERSHEY_SIMPLEX, scale, colour,
+                thickness, cv2.LINE_AA)
+    return marked
 
 
 # -------------------------------------------------------------- the sheet
 
 
 def _check_sheet(sights: list[Sight]) -> Sight:
-    from vision.board_model import marker_ids, size_of_marker
-
     best = max(sights, key=lambda sight: len(sight.markers))
     if not best.markers:
         if any(sight.mirrored for sight in sights):
@@ -241,17 +311,11 @@ def _check_sheet(sights: list[Sight]) -> Sight:
             "printed sheet in view, with light on it and the camera above it, and focus "
             "the lens if the picture is blurred")
     print(f"  using camera {best.spec}")
-    sizes = {size_of_marker(marker) for marker in best.markers} - {None}
-    size = 6 if 6 in sizes or not sizes else 7
-    missing = [index for index, marker in enumerate(marker_ids(size))
-               if marker not in best.markers]
-    if missing:
-        corners = ["a1's corner (bottom left)", "the bottom right corner",
-                   "the top right corner", "the top left corner"]
+    if missing := _missing(best.markers):
         raise StepFailed(
-            "the markers near " + ", ".join(corners[index] for index in missing) + " are "
+            "the markers near " + ", ".join(missing) + " are "
             f"not in view ({len(best.markers)} of 4 seen): raise the camera or centre it over "
-            f"the board so that the whole sheet is in the picture ({best.picture})")
+            f"the board so that the whole sheet is in the picture ({best.marked})")
     sides, widths = _marker_quality(best)
     if min(sides) < LEAST_MARKER_PIXELS:
         raise StepFailed(

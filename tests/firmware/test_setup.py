@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from controller.position import parse_position, start_position
@@ -55,6 +56,31 @@ def test_a_first_build_ends_with_a_config_that_needs_no_editing(
     assert str(tmp_path / "state" / "journal.json") in config_file.read_text()
     picture = cv2.imread(str(tmp_path / "config" / "setup" / "camera-1.jpg"))
     assert picture is not None and picture.shape == (480, 640, 3)
+    assert f"the markers marked: {tmp_path / 'config' / 'setup' / 'camera-1-markers.jpg'}" in out
+
+
+def green(picture: np.ndarray) -> np.ndarray:
+    """Where the marked picture outlines a marker found."""
+    blue, grn, red = (picture[..., channel].astype(int) for channel in range(3))
+    return (grn > 150) & (grn - red > 80) & (grn - blue > 80)
+
+
+def test_the_marked_picture_shows_which_markers_the_camera_sees(
+        tmp_path: Path, photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert setup(tmp_path, photos / "cut.png", "--no-service") == 1
+    marked_path = tmp_path / "config" / "setup" / "camera-1-markers.jpg"
+    assert str(marked_path) in capsys.readouterr().out.split("to fix: ")[1]
+    marked = cv2.imread(str(marked_path))
+    raw = cv2.imread(str(photos / "cut.png"))
+    assert marked is not None and marked.shape == raw.shape
+    # The two bottom markers in view are outlined; nothing is in the top half of the picture.
+    outlined = green(marked)
+    half = marked.shape[0] // 2
+    left, right = marked.shape[1] // 2, marked.shape[1] // 2
+    assert outlined[half:, :left].sum() > 50 and outlined[half:, right:].sum() > 50
+    assert not outlined[40:half].any() and not green(raw).any()
+    # What is missing is written on it, on a white band across the top.
+    assert (marked[:12, :200] > 200).all(axis=2).mean() > 0.8
 
 
 @pytest.mark.parametrize(("photo", "step", "fix"), [

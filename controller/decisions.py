@@ -101,6 +101,8 @@ class Purpose(Enum):
 
     HINT = "hint"
     COMPUTER = "computer"
+    ANALYSIS = "analysis"
+    """The finished game's moves scored, its mistakes found (``AnalysisReady`` answers)."""
 
 
 # -- inputs -------------------------------------------------------------------------
@@ -130,6 +132,9 @@ class EngineAnswered:
     """The request's number, from ``Think.request``."""
     move: Move
     """The move it chose."""
+    outlook: str = ""
+    """What the move leads to when that is known exactly (``wins in 7 plies`` from the
+    tablebase, or a wipe-out the search sees), else empty."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +153,35 @@ class SetMode:
     """The computer's side, or None for two players."""
 
 
-Input = BoardSeen | Pressed | EngineAnswered | SetLevel | SetMode
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    """A move of a finished game that the analysis marked, to replay on the lamps."""
+
+    ply: int
+    """1 for the game's first move."""
+    played: Move
+    """The move played."""
+    better: Move
+    """The engine's move instead."""
+    played_text: str
+    """The move played and what it cost: ``12... c3-d4, a blunder: -2.00``."""
+    better_text: str
+    """The better move, its worth and its line: ``better c3xf6: +0.50 (c3xf6 b5-b4)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisReady:
+    """The engine's answer to a ``Think`` request for an analysis."""
+
+    request: int
+    """The request's number, from ``Think.request``."""
+    mistakes: tuple[Mistake, ...]
+    """The mistakes and blunders, in the order played."""
+    summary: str
+    """Each side's marked moves counted, in words."""
+
+
+Input = BoardSeen | Pressed | EngineAnswered | AnalysisReady | SetLevel | SetMode
 
 
 # -- outputs: commands for the edges ------------------------------------------------
@@ -213,6 +246,8 @@ class Think:
     scored_by_pieces: bool = False
     """The game counts in a match scored by pieces: every piece left matters, not
     only winning (the engine's objective follows)."""
+    moves: tuple[Move, ...] = ()
+    """For an analysis, the finished game's moves from ``position`` (its start)."""
 
 
 # -- outputs: what happened in the game ---------------------------------------------
@@ -259,6 +294,8 @@ class HintShown:
 
     move: Move
     """The move shown."""
+    outlook: str = ""
+    """What it leads to, when known exactly (``wins in 7 plies``), else empty."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from controller.decisions import (
     Accepted,
     AgreementTakenBack,
+    AnalysisReady,
     BoardSeen,
     Button,
     Clear,
@@ -49,6 +50,7 @@ from controller.decisions import (
     Think,
     Undone,
 )
+from controller.engine.analysis_replay import Replay, analysis_request
 from controller.engine.levels import BadLevel
 from controller.game import Endings, Game, Outcome
 from controller.geometry import Point, Station, bit, point_name, points_of
@@ -114,6 +116,8 @@ class Referee:
     _illegal: bool = field(default=False, init=False)
     _announced: bool = field(default=False, init=False)
     _scored: MatchGame | None = field(default=None, init=False)
+    _replay: Replay | None = field(default=None, init=False)
+    """The finished game's analysis, once the engine has made it."""
 
     def __post_init__(self) -> None:
         if self.game is None:
@@ -156,6 +160,8 @@ class Referee:
             return self._set_level(event.level)
         if isinstance(event, SetMode):
             return self.set_mode(event.computer)
+        if isinstance(event, AnalysisReady):
+            return self._analysed(event)
         return self._engine(event)
 
     def start(self) -> list[Decision]:
@@ -353,14 +359,17 @@ class Referee:
         if answer.request != self._request or self._pending is None:
             return []  # a stale answer: the game moved on since the question
         purpose, self._pending = self._pending, None
+        if purpose is Purpose.ANALYSIS:
+            return []  # an analysis is answered by AnalysisReady, never by a move
         if answer.move not in legal_moves(self.position, self.variant):
             return [Say(f"the engine proposed an illegal move: {answer.move}")]
         if purpose is Purpose.HINT:
             self.hint = answer.move
+            told = f" ({answer.outlook})" if answer.outlook else ""
             return [
-                HintShown(answer.move),
+                HintShown(answer.move, answer.outlook),
                 Light(HINT, Effect.PULSE, (answer.move.path,)),
-                Say(f"hint: {answer.move}"),
+                Say(f"hint: {answer.move}{told}"),
             ]
         self.computer_move = answer.move
         return [
@@ -383,12 +392,33 @@ class Referee:
 
     def _hint(self) -> list[Decision]:
         if self.current.is_over:
-            return [Say("the game is over")]
+            return self._analysis()
         if not self.settled:
             return [Say("set up the board first")]
         if self.is_computer_turn:
             return [Say("it is the computer's turn")]
         return [Say("thinking"), self._think(Purpose.HINT)]
+
+    def _analysis(self) -> list[Decision]:
+        """After a game: ask for its analysis, then step through its mistakes."""
+        game = self.current
+        replay = self._replay
+        if replay is not None and replay.belongs_to(game.moves):
+            return replay.next()
+        if not game.moves:
+            return [Say("the game is over")]
+        if self._pending is Purpose.ANALYSIS:
+            return [Say("still analysing the game")]
+        self._request += 1
+        self._pending = Purpose.ANALYSIS
+        return [Say("analysing the game"), analysis_request(self._request, game)]
+
+    def _analysed(self, answer: AnalysisReady) -> list[Decision]:
+        if answer.request != self._request or self._pending is not Purpose.ANALYSIS:
+            return []  # the game was taken back or a new one began since the question
+        self._pending = None
+        self._replay = Replay(tuple(self.current.moves), answer.mistakes)
+        return self._replay.ready(answer.summary)
 
     def _undo(self) -> list[Decision]:
         game = self.current

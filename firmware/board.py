@@ -103,7 +103,10 @@ def event_of(decision: Decision, layout: LampLayout) -> dict[str, Any] | None:
     if isinstance(decision, HintShown | ComputerChose):
         kind = "hint" if isinstance(decision, HintShown) else "computer"
         lamps = lamps_for_move(layout, decision.move)
-        return {"type": kind, "move": decision.move.name, "lamps": lamps}
+        record = {"type": kind, "move": decision.move.name, "lamps": lamps}
+        if isinstance(decision, HintShown) and decision.outlook:
+            record["outlook"] = decision.outlook  # ``wins in 7 plies``, from the tables
+        return record
     if isinstance(decision, Undone):
         return {"type": "undone", "move": decision.move.name}
     if isinstance(decision, GameEnded):

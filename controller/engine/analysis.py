@@ -127,17 +127,21 @@ def analyse(
     movetime: float | None = None,
     depth: int | None = None,
     progress: Callable[[Review], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> list[Review]:
     """Every move of ``game`` judged, searching ``movetime`` seconds or ``depth`` plies
-    a position."""
+    a position; ``stop`` turning true ends it early, with the moves judged so far."""
     replay = Game(game.variant, game.start, game.endings)
     reviews: list[Review] = []
     for ply, played in enumerate(game.moves, start=1):
+        if stop is not None and stop():
+            break
         position = replay.position
         best = think(
             position,
             game.variant,
             movetime=movetime,
+            deadline=stop,
             depth=depth,
             history=replay.positions,
             plies_without_capture=replay.plies_without_capture,
@@ -147,7 +151,7 @@ def analyse(
         if played == best.move:
             score = best.score
         else:
-            score = _played_score(replay, position.turn, movetime, depth, best.depth)
+            score = _played_score(replay, position.turn, movetime, depth, best.depth, stop)
         best_move, best_score, line = best.move, best.score, tuple(best.pv)
         if score > best_score:
             # The separate search of the move played saw further: it was the best.
@@ -169,7 +173,12 @@ def analyse(
 
 
 def _played_score(
-    replay: Game, mover: Color, movetime: float | None, depth: int | None, best_depth: int
+    replay: Game,
+    mover: Color,
+    movetime: float | None,
+    depth: int | None,
+    best_depth: int,
+    stop: Callable[[], bool] | None = None,
 ) -> int:
     """The worth to ``mover`` of the position ``replay`` reached by its move."""
     outcome = replay.outcome
@@ -183,6 +192,7 @@ def _played_score(
         replay.position,
         replay.variant,
         movetime=movetime,
+        deadline=stop,
         depth=None if depth is None else max(1, min(depth, best_depth)),
         history=replay.positions,
         plies_without_capture=replay.plies_without_capture,
@@ -201,10 +211,16 @@ class Summary:
     blunders: int
 
     def text(self) -> str:
-        return (
-            f"{self.color.word}: {self.blunders} blunders, {self.mistakes} mistakes, "
-            f"{self.inaccuracies} inaccuracies"
+        counts = (
+            _count(self.blunders, "blunder", "blunders"),
+            _count(self.mistakes, "mistake", "mistakes"),
+            _count(self.inaccuracies, "inaccuracy", "inaccuracies"),
         )
+        return f"{self.color.word}: {', '.join(counts)}"
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
 
 
 def summarise(reviews: list[Review]) -> list[Summary]:

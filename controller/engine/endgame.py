@@ -1,4 +1,5 @@
-"""Playing from the tablebase: the winning move at the root, and its line.
+"""Playing from the tablebase: the winning move at the root, and its line; the
+outlook a hint or an evaluation shows.
 
 A won position is played straight from the table, without searching: of the
 moves that keep the win, one of least distance (so the game shortens every
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from controller.engine.tablebase import Probe, Result, Tablebase
+from controller.engine.tablebase import Probe, Result, Tablebase, shipped
 from controller.movegen import legal_moves, make_move
 from controller.moves import Move
 from controller.position import Position
@@ -103,3 +104,52 @@ def winning_move(
         return None
     move = found[0]
     return [move, *line(table, make_move(position, move), variant)], now
+
+
+def position_outlook(
+    position: Position,
+    variant: Variant,
+    *,
+    plies_without_capture: int = 0,
+    no_capture_limit: int | None = None,
+) -> Probe | None:
+    """The shipped tables' verdict for the side to move, or None: when no table holds
+    the position, or the no-capture limit would end the game before the table's result."""
+    if variant.has_slides:
+        return None  # gonu's tables would need its slides stepped back: there are none
+    own, opp = position.pieces(position.turn), position.pieces(position.turn.other)
+    if not own or not opp:
+        return None  # the game is over: no outlook to give
+    table = shipped(variant, position.size)
+    if table is None or not table.covers(own, opp):
+        return None
+    found = table.probe(own, opp)
+    if found is None or not found.within_limit(plies_without_capture, no_capture_limit):
+        return None
+    return found
+
+
+def move_outlook(
+    position: Position,
+    variant: Variant,
+    move: Move,
+    *,
+    plies_without_capture: int = 0,
+    no_capture_limit: int | None = None,
+) -> Probe | None:
+    """The tables' verdict for the side making ``move``, counting the move itself (a
+    capture of the last piece wins in 1 ply), or None as for ``position_outlook``."""
+    after = make_move(position, move)
+    if not after.pieces(after.turn):
+        return Probe(Result.WIN, 1)
+    captured = after.count(after.turn) < position.count(after.turn)
+    found = position_outlook(
+        after,
+        variant,
+        plies_without_capture=0 if captured else plies_without_capture + 1,
+        no_capture_limit=no_capture_limit,
+    )
+    if found is None or found.result is Result.DRAW:
+        return found
+    flipped = Result.LOSS if found.result is Result.WIN else Result.WIN
+    return Probe(flipped, found.plies + 1)

@@ -6,9 +6,10 @@ import random
 from collections.abc import Callable
 
 from controller.decisions import Think
+from controller.engine.endgame import move_outlook
 from controller.engine.levels import choose
 from controller.engine.objective import DEFAULT_OBJECTIVE, PIECES_OBJECTIVE
-from controller.engine.search import SearchResult
+from controller.engine.search import MATE_BOUND, SearchResult, describe_score
 
 
 def choose_for(
@@ -39,3 +40,21 @@ def choose_for(
         stop=stop,
         objective=PIECES_OBJECTIVE if request.scored_by_pieces else DEFAULT_OBJECTIVE,
     )
+
+
+def outlook(request: Think, result: SearchResult) -> str:
+    """What the chosen move leads to, when known exactly: the tablebase's verdict
+    (``wins in 7 plies``, ``draw, no forced wipe-out``) or a wipe-out the search saw;
+    empty otherwise (a score in pawns means little to a player)."""
+    found = move_outlook(
+        request.position,
+        request.variant,
+        result.move,
+        plies_without_capture=request.plies_without_capture,
+        no_capture_limit=request.endings.no_capture_limit,
+    )
+    if found is not None:
+        return found.describe()
+    if abs(result.score) > MATE_BOUND:
+        return describe_score(result.score)
+    return ""

@@ -21,14 +21,19 @@ import threading
 from collections.abc import Callable
 from typing import Protocol
 
-from controller.decisions import EngineAnswered, Think
-from controller.engine.requests import choose_for
+from controller.decisions import AnalysisReady, EngineAnswered, Purpose, Think
+from controller.engine.analysis_replay import ANALYSIS_SECONDS, answer_analysis
+from controller.engine.requests import choose_for, outlook
 from controller.errors import SurakartaError
 
 log = logging.getLogger(__name__)
 
 CLOSE_SECONDS = 5.0
 """How long ``close`` waits for the worker (a stopped search ends within milliseconds)."""
+
+
+Answer = EngineAnswered | AnalysisReady
+"""A move for a hint or the computer, or a finished game's analysis."""
 
 
 class EngineService(Protocol):
@@ -40,7 +45,7 @@ class EngineService(Protocol):
     def cancel(self) -> None:
         """Abandon the request being thought about: its answer would come too late."""
 
-    def poll(self) -> EngineAnswered | None:
+    def poll(self) -> Answer | None:
         """The next finished answer, or None."""
 
     def close(self) -> None:
@@ -53,9 +58,14 @@ def _answer(
     depth: int | None,
     seed: int,
     stop: Callable[[], bool] | None = None,
-) -> EngineAnswered:
+) -> Answer:
+    if request.purpose is Purpose.ANALYSIS:
+        # A position at a time: the whole game must not take a move's time per ply.
+        movetime = None if seconds is None else min(seconds, ANALYSIS_SECONDS)
+        return answer_analysis(request, movetime=movetime, depth=depth, stop=stop)
     result = choose_for(request, movetime=seconds, depth=depth, rng=random.Random(seed), stop=stop)
-    return EngineAnswered(request.request, result.move)
+    told = outlook(request, result) if request.purpose is Purpose.HINT else ""
+    return EngineAnswered(request.request, result.move, told)
 
 
 class ImmediateEngine:
@@ -64,7 +74,7 @@ class ImmediateEngine:
     def __init__(self, depth: int = 2, seed: int = 0) -> None:
         self.depth = depth
         self.seed = seed
-        self._answers: list[EngineAnswered] = []
+        self._answers: list[Answer] = []
 
     def submit(self, request: Think) -> None:
         try:
@@ -75,7 +85,7 @@ class ImmediateEngine:
     def cancel(self) -> None:
         self._answers.clear()
 
-    def poll(self) -> EngineAnswered | None:
+    def poll(self) -> Answer | None:
         return self._answers.pop(0) if self._answers else None
 
     def close(self) -> None:
@@ -93,7 +103,7 @@ class BackgroundEngine:
         self._generation = 0
         """Counts submits and cancels: a search started under an older count is stale."""
         self._closed = False
-        self._answers: queue.Queue[EngineAnswered] = queue.Queue()
+        self._answers: queue.Queue[Answer] = queue.Queue()
         self._thread = threading.Thread(target=self._work, name="engine", daemon=True)
         self._thread.start()
 
@@ -113,7 +123,7 @@ class BackgroundEngine:
             self._pending = None
             self._generation += 1
 
-    def poll(self) -> EngineAnswered | None:
+    def poll(self) -> Answer | None:
         try:
             return self._answers.get_nowait()
         except queue.Empty:

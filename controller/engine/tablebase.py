@@ -80,9 +80,12 @@ class Probe:
         return plies_without_capture + self.plies <= limit
 
     def describe(self) -> str:
-        """In words for the player: ``wins in 7 plies``, ``loses in 4 plies``, ``draw``."""
+        """In words for the player: ``wins in 7 plies``, ``loses in 4 plies``, ``draw, no
+        forced wipe-out``."""
         if self.result is Result.DRAW:
-            return "no forced wipe-out (a draw with best play before the counting rules)"
+            # Neither side can force a wipe-out; repetition or the no-capture limit then
+            # ends the game on piece count, which the tables do not follow.
+            return "draw, no forced wipe-out"
         verb = "wins" if self.result is Result.WIN else "loses"
         return f"{verb} in {self.plies} {'ply' if self.plies == 1 else 'plies'}"
 

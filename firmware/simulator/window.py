@@ -122,7 +122,8 @@ def describe(decision: Decision) -> str | None:
         targets = " ".join(point_name(p) for p in decision.targets) or "nowhere"
         return f"{point_name(decision.point)} lifted, it can go to {targets}"
     if isinstance(decision, HintShown):
-        return f"hint {decision.move.name}"
+        told = f" ({decision.outlook})" if decision.outlook else ""
+        return f"hint {decision.move.name}{told}"
     if isinstance(decision, ComputerChose):
         return f"the computer plays {decision.move.name}"
     if isinstance(decision, Undone):

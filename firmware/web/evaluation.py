@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from controller.engine.endgame import position_outlook
 from controller.engine.search import describe_score, think
 from controller.errors import SurakartaError
 from controller.game import Game
@@ -31,9 +32,17 @@ def evaluate(game: Game, seconds: float = EVALUATION_SECONDS) -> dict[str, Any]:
         )
     except SurakartaError as error:
         return {"position": position.board_string(), "text": str(error)}
+    # A position the tables hold is shown exactly: result and distance, or a draw.
+    exact = position_outlook(
+        position,
+        game.variant,
+        plies_without_capture=game.plies_without_capture,
+        no_capture_limit=game.endings.no_capture_limit,
+    )
+    words = describe_score(result.score) if exact is None else exact.describe()
     return {
         "position": position.board_string(),
-        "text": f"{position.turn.word} to move: {describe_score(result.score)}",
+        "text": f"{position.turn.word} to move: {words}",
         "score": result.score,
         "best": result.move.name,
         "line": [move.name for move in result.pv],

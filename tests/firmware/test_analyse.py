@@ -30,7 +30,7 @@ def test_a_mistake_is_marked_with_the_better_move_its_path_and_lamps(
     assert lines[0].split()[:2] == ["1.", "d4xd2"]
     assert "mistake: best c3xf3" in lines[0] and lines[0].endswith("c3xf3 d2xf3 d4xf3 e6-e5")
     assert lines[1].split()[:2] == ["lamps:", "c3"] and lines[1].endswith("e3 f3")
-    assert "red: 0 blunders, 1 mistakes" in lines[2]
+    assert "red: 0 blunders, 1 mistake" in lines[2]
 
 
 def test_the_best_move_is_not_marked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -44,7 +44,9 @@ from controller.variants import Variant
 
 DATA_FOLDER = Path(__file__).parent / "data"
 MAGIC = b"surakarta-tablebase"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""1 held every class in one compressed block; 2 packs each class alone, so that
+a class is unpacked only when a position of it is probed."""
 MAX_DISTANCE = 126
 """Longest distance a byte code holds; generation fails loudly beyond it."""
 
@@ -170,26 +172,75 @@ def material_classes(max_pieces: int) -> list[tuple[int, int]]:
     ]
 
 
+Material = tuple[int, int]
+"""A material class: ``(pieces of the side to move, pieces of the other side)``."""
+
+
 class Tablebase:
-    """The tables of every class up to ``max_pieces`` pieces, for one rule set."""
+    """The tables of every class up to ``max_pieces`` pieces, for one rule set.
+
+    A table read from a file stays compressed until a position of its class is first
+    probed: a game needs the five-piece tables only at its very end, if at all.
+    """
 
     def __init__(
-        self, variant: Variant, size: int, max_pieces: int, tables: dict[tuple[int, int], bytes]
+        self,
+        variant: Variant,
+        size: int,
+        max_pieces: int,
+        tables: dict[Material, bytes],
+        packed: dict[Material, bytes] | None = None,
     ) -> None:
         self.variant = variant
         self.size = size
         self.max_pieces = max_pieces
         self.indexer = indexer(size)
-        self.tables = tables
+        self._tables = dict(tables)
+        """The classes unpacked so far."""
+        self._packed = dict(packed or {})
+        """The classes still compressed, each unpacked on its first probe."""
+
+    def table(self, material: Material) -> bytes | None:
+        """The codes of one class, unpacked on first use; None when not held."""
+        found = self._tables.get(material)
+        if found is not None:
+            return found
+        packed = self._packed.get(material)
+        if packed is None:
+            return None
+        try:
+            found = zlib.decompress(packed)
+        except zlib.error:
+            raise BadTablebase(f"damaged tablebase class: {material!r}") from None
+        if len(found) != self.indexer.class_size(*material):
+            raise BadTablebase(f"damaged tablebase class: {material!r} has the wrong length")
+        # Two threads may unpack the same class at once: both get the same bytes.
+        self._tables[material] = found
+        return found
+
+    @property
+    def unpacked(self) -> list[Material]:
+        """The classes unpacked so far; the others are still compressed."""
+        return sorted(self._tables, key=lambda material: (sum(material), material))
+
+    @property
+    def tables(self) -> dict[Material, bytes]:
+        """Every class, unpacked (for checks and tools; the search probes lazily)."""
+        for material in self._packed:
+            self.table(material)
+        return dict(self._tables)
 
     def code(self, own: int, opp: int) -> int:
         """The byte code of ``(own, opp)``, side owning ``own`` to move; -1 when not held.
 
         The fast path for the search: no objects made.
         """
-        table = self.tables.get((own.bit_count(), opp.bit_count()))
+        material = (own.bit_count(), opp.bit_count())
+        table = self._tables.get(material)
         if table is None:
-            return -1
+            table = self.table(material)
+            if table is None:
+                return -1
         return table[self.indexer.index(own, opp)]
 
     def probe(self, own: int, opp: int) -> Probe | None:
@@ -199,31 +250,62 @@ class Tablebase:
 
     def covers(self, own: int, opp: int) -> bool:
         """Whether the position is in the tables."""
-        return (own.bit_count(), opp.bit_count()) in self.tables
+        material = (own.bit_count(), opp.bit_count())
+        return material in self._tables or material in self._packed
 
     # -- files -----------------------------------------------------------------------
 
     def to_bytes(self) -> bytes:
-        """The file form: a header line, then the classes in order, compressed."""
+        """The file form: a header line; a directory of each class's compressed length
+        and CRC-32, in class order; then the classes, each compressed on its own."""
         header = f"{MAGIC.decode()} {FORMAT_VERSION} {self.variant.value} {self.size} "
         header += f"{self.max_pieces}\n"
-        body = b"".join(self.tables[c] for c in material_classes(self.max_pieces))
-        return header.encode() + zlib.compress(body, 9)
+        tables = self.tables
+        blobs = [zlib.compress(tables[c], 9) for c in material_classes(self.max_pieces)]
+        directory = b"".join(
+            len(blob).to_bytes(4, "big") + zlib.crc32(blob).to_bytes(4, "big") for blob in blobs
+        )
+        return header.encode() + directory + b"".join(blobs)
 
     @classmethod
     def from_bytes(cls, data: bytes, source: str = "tablebase") -> Tablebase:
-        """Read the file form; raises BadTablebase."""
+        """Read the file form (the classes stay packed); raises BadTablebase."""
         header, _, body = data.partition(b"\n")
         fields = header.decode("ascii", "replace").split()
-        if len(fields) != 5 or fields[0] != MAGIC.decode() or fields[1] != str(FORMAT_VERSION):
+        if len(fields) != 5 or fields[0] != MAGIC.decode() or fields[1] not in ("1", "2"):
             raise BadTablebase(f"not a tablebase file: {source!r}")
         try:
             variant, size, max_pieces = Variant(fields[2]), int(fields[3]), int(fields[4])
+        except ValueError:
+            raise BadTablebase(f"damaged tablebase file: {source!r}") from None
+        classes = material_classes(max_pieces)
+        if fields[1] == "1":
+            return cls._from_version_1(variant, size, max_pieces, body, source)
+        packed: dict[Material, bytes] = {}
+        offset = 8 * len(classes)
+        for number, material in enumerate(classes):
+            entry = body[8 * number : 8 * number + 8]
+            length, crc = int.from_bytes(entry[:4], "big"), int.from_bytes(entry[4:], "big")
+            blob = body[offset : offset + length]
+            if len(entry) != 8 or len(blob) != length or zlib.crc32(blob) != crc:
+                raise BadTablebase(f"damaged tablebase file: {source!r}")
+            packed[material] = blob
+            offset += length
+        if offset != len(body):
+            raise BadTablebase(f"damaged tablebase file: {source!r} has the wrong length")
+        return cls(variant, size, max_pieces, {}, packed)
+
+    @classmethod
+    def _from_version_1(
+        cls, variant: Variant, size: int, max_pieces: int, body: bytes, source: str
+    ) -> Tablebase:
+        """The first format: every class in one compressed block."""
+        try:
             raw = zlib.decompress(body)
-        except (ValueError, zlib.error):
+        except zlib.error:
             raise BadTablebase(f"damaged tablebase file: {source!r}") from None
         numbering = indexer(size)
-        tables: dict[tuple[int, int], bytes] = {}
+        tables: dict[Material, bytes] = {}
         offset = 0
         for material in material_classes(max_pieces):
             length = numbering.class_size(*material)

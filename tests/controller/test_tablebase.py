@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import zlib
 from pathlib import Path
 
 import pytest
@@ -100,6 +101,28 @@ def test_file_round_trip_and_damaged_files(tmp_path: Path, table: Tablebase) -> 
     path.write_bytes(small.to_bytes()[:-10])
     with pytest.raises(BadTablebase, match="damaged"):
         Tablebase.load(path)
+
+
+def test_a_class_is_unpacked_only_when_a_position_of_it_is_probed(
+    tmp_path: Path, table: Tablebase
+) -> None:
+    path = tmp_path / "small.tb"
+    Tablebase(Variant.STANDARD, 6, 4, {m: table.tables[m] for m in material_classes(4)}).save(
+        path
+    )
+    loaded = Tablebase.load(path)
+    assert loaded.unpacked == []
+    position = parse_position("6/6/6/rbr3/6/6 b")
+    assert verdict(loaded, position) == Probe(Result.LOSS, 6)
+    assert loaded.unpacked == [(1, 2)]
+
+
+def test_files_of_the_first_format_still_load(tmp_path: Path, table: Tablebase) -> None:
+    body = b"".join(table.tables[m] for m in material_classes(3))
+    path = tmp_path / "old.tb"
+    path.write_bytes(b"surakarta-tablebase 1 standard 6 3\n" + zlib.compress(body))
+    old = Tablebase.load(path)
+    assert old.tables == {m: table.tables[m] for m in material_classes(3)}
 
 
 def _won_positions(table: Tablebase, count: int, seed: int) -> list[tuple[Position, Probe]]:

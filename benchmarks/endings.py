@@ -2,9 +2,10 @@
 
 1. Generation: the standard tables up to ``--pieces`` pieces, timed class by class
    (skipped with ``--no-build``; the shipped file is checked to be the same).
-2. Exactness: random positions of 2 to 4 pieces checked against an independent
-   brute-force search (``tablebase_verify``): every verdict decided within
-   ``--horizon`` plies exactly, and every verdict against its children's.
+2. Exactness: random positions of 2 pieces to the tables' most (as many of each)
+   checked against an independent brute-force search (``tablebase_verify``): every
+   verdict decided within ``--horizon`` plies exactly, and every verdict against its
+   children's; the same for the 7x7 (Sepur) tables when they ship.
    ``--all`` checks every position against its children (a complete proof with
    the brute-force sample, since distances fall along every best line).
 3. Play: random positions the tables hold as won, played by the engine at
@@ -50,15 +51,23 @@ def generation(pieces: int, table: Tablebase) -> bool:
 
 
 def exactness(table: Tablebase, count: int, horizon: int, seed: int) -> bool:
+    """``count`` random positions, as many of each number of pieces the tables hold."""
     rng = random.Random(seed)
-    sizes = {2: count // 3, 3: count // 3, 4: count - 2 * (count // 3)}
-    positions = [p for pieces, n in sizes.items() for p in random_positions(n, pieces, rng)]
+    sizes = range(2, table.max_pieces + 1)
+    positions = [
+        position
+        for number, pieces in enumerate(sizes)
+        for position in random_positions(
+            count // len(sizes) + (number < count % len(sizes)), pieces, rng, table.size
+        )
+    ]
     started = time.monotonic()
-    wrong = verify(table, positions, horizon, Variant.STANDARD)
+    wrong = verify(table, positions, horizon, table.variant)
     kinds = Counter(stored(table, p).result.value for p in positions)
     print(
-        f"{len(positions)} random positions of 2-4 pieces ({dict(kinds)}) against brute force "
-        f"to {horizon} plies and against their children: {len(wrong)} disagreements "
+        f"{table.variant.value} {table.size}x{table.size}: {len(positions)} random positions "
+        f"of 2-{table.max_pieces} pieces ({dict(kinds)}) against brute force to {horizon} "
+        f"plies and against their children: {len(wrong)} disagreements "
         f"({time.monotonic() - started:.0f} s)"
     )
     for disagreement in wrong[:10]:
@@ -94,7 +103,7 @@ def won_endings(table: Tablebase, count: int, movetime: float, seed: int) -> boo
     longest = 0
     played = 0
     while played < count:
-        position = random_positions(1, rng.choice((3, 4)), rng)[0]
+        position = random_positions(1, rng.randint(3, table.max_pieces), rng)[0]
         probe = verdict(table, position)
         if probe is None or probe.result is not Result.WIN or probe.plies < 3:
             continue
@@ -123,7 +132,8 @@ def won_endings(table: Tablebase, count: int, movetime: float, seed: int) -> boo
             print(f"  not won by wipe-out: {position}: {outcome}")
         plies_over += len(game.moves) - probe.plies
     print(
-        f"{count} table-won endings of 3-4 pieces (up to {longest} plies) played at "
+        f"{count} table-won endings of 3-{table.max_pieces} pieces (up to {longest} plies) "
+        f"played at "
         f"{movetime:g} s a move against the best defence: {count - lost} won, endings "
         f"{dict(reasons)}, {plies_over} plies more than the tables' in all "
         f"({time.monotonic() - started:.0f} s)"
@@ -149,7 +159,12 @@ def main() -> int:
     ok = True
     if not args.no_build:
         ok &= generation(min(args.pieces, table.max_pieces), table)
-    ok &= exactness(table, args.positions or (1_000 if args.quick else 10_000), args.horizon, 18)
+    count = args.positions or (1_000 if args.quick else 10_000)
+    ok &= exactness(table, count, args.horizon, 18)
+    for variant in Variant:
+        other = None if variant is Variant.STANDARD else shipped(variant)
+        if other is not None:  # the 7x7 tables, when they ship
+            ok &= exactness(other, count, args.horizon, 18)
     if args.all:
         ok &= every_position(table)
     ok &= won_endings(table, args.endings or (20 if args.quick else 200), args.movetime, 7)

@@ -7,11 +7,12 @@ and feeds the results back in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 
 from controller.game import Endings, Outcome
 from controller.geometry import Point, Station
+from controller.match import MatchRules
 from controller.moves import Move
 from controller.position import Color, Position
 from controller.reading import BoardReading
@@ -154,6 +155,25 @@ class SetMode:
 
 
 @dataclass(frozen=True, slots=True)
+class SetVariant:
+    """The players choose other rules for the board's size: a new game of them begins
+    (only between games, like the new-game button)."""
+
+    variant: Variant
+    """The rules of the next games."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetMatch:
+    """The players start scoring their games as a match, or stop (between games)."""
+
+    players: tuple[str, str] | None
+    """Who plays red in the first game, and the other; None for single games."""
+    rules: MatchRules = field(default_factory=MatchRules)
+    """How the match is scored."""
+
+
+@dataclass(frozen=True, slots=True)
 class Mistake:
     """A move of a finished game that the analysis marked, to replay on the lamps."""
 
@@ -181,7 +201,16 @@ class AnalysisReady:
     """Each side's marked moves counted, in words."""
 
 
-Input = BoardSeen | Pressed | EngineAnswered | AnalysisReady | SetLevel | SetMode
+Input = (
+    BoardSeen
+    | Pressed
+    | EngineAnswered
+    | AnalysisReady
+    | SetLevel
+    | SetMode
+    | SetVariant
+    | SetMatch
+)
 
 
 # -- outputs: commands for the edges ------------------------------------------------
@@ -351,6 +380,16 @@ class LevelChanged:
     """1 (weakest) to 10."""
 
 
+@dataclass(frozen=True, slots=True)
+class MatchChanged:
+    """The games are scored as a new match from now on, or no longer (``players`` None)."""
+
+    players: tuple[str, str] | None
+    """Who plays red in the match's first game, and the other; None for single games."""
+    rules: MatchRules
+    """How the match is scored."""
+
+
 Decision = (
     Light
     | Clear
@@ -369,4 +408,5 @@ Decision = (
     | NewGame
     | ModeChanged
     | LevelChanged
+    | MatchChanged
 )

@@ -37,6 +37,7 @@ from controller.decisions import (
     LevelChanged,
     Lifted,
     Light,
+    MatchChanged,
     ModeChanged,
     NewGame,
     PlaySound,
@@ -45,7 +46,9 @@ from controller.decisions import (
     Restored,
     Say,
     SetLevel,
+    SetMatch,
     SetMode,
+    SetVariant,
     Sound,
     Think,
     Undone,
@@ -54,7 +57,7 @@ from controller.engine.analysis_replay import Replay, analysis_request
 from controller.engine.levels import BadLevel
 from controller.game import Endings, Game, Outcome
 from controller.geometry import Point, Station, bit, point_name, points_of
-from controller.match import Match, MatchGame
+from controller.match import Match, MatchGame, MatchRules, Scoring
 from controller.movegen import legal_moves, make_move
 from controller.moves import Move, MoveKind
 from controller.position import Color, Position
@@ -160,6 +163,10 @@ class Referee:
             return self._set_level(event.level)
         if isinstance(event, SetMode):
             return self.set_mode(event.computer)
+        if isinstance(event, SetVariant):
+            return self._set_variant(event.variant)
+        if isinstance(event, SetMatch):
+            return self._set_match(event.players, event.rules)
         if isinstance(event, AnalysisReady):
             return self._analysed(event)
         return self._engine(event)
@@ -502,6 +509,46 @@ class Referee:
             raise BadLevel(f"invalid level: {number!r} (expected 1 to {FULL_STRENGTH})")
         self.level = number
         return [LevelChanged(number)]
+
+    def variant_refusal(self, variant: Variant) -> str | None:
+        """Why the players cannot choose ``variant`` now, or None when they can."""
+        size = self.position.size
+        if variant.size != size:
+            return f"this board has {size} lines a side: {variant.value} needs {variant.size}"
+        return self.settings_refusal()
+
+    def settings_refusal(self) -> str | None:
+        """Why the variant or the match cannot change now (a game under way), or None."""
+        game = self.current
+        if game.moves and not game.is_over:
+            return "finish or end the game first (press new)"
+        return None
+
+    def _set_variant(self, variant: Variant) -> list[Decision]:
+        refusal = self.variant_refusal(variant)
+        if refusal is not None:
+            return [Say(refusal)]
+        self.variant = variant
+        # A new game of the new rules, exactly as the new-game button starts one (and
+        # journaled as its NewGame is).
+        return self._new_game()
+
+    def _set_match(self, players: tuple[str, str] | None, rules: MatchRules) -> list[Decision]:
+        refusal = self.settings_refusal()
+        if refusal is not None:
+            return [Say(refusal)]
+        if players is None:
+            self.match = None
+            return [MatchChanged(None, rules), Say("no match: single games")]
+        self.match = Match(*players, rules)
+        length = (
+            f"{rules.games} games" if rules.scoring is Scoring.FIXED_GAMES
+            else f"up to {rules.target}"
+        )
+        return [
+            MatchChanged(players, rules),
+            Say(f"match of {length}: {players[0]} plays red first"),
+        ]
 
     def set_mode(self, computer: Color | None) -> list[Decision]:
         """Play against the computer on ``computer``'s side, or two players (None)."""

@@ -197,19 +197,27 @@ class BoardApp:
         """A referee for the config's game, or for the journaled one it goes on with."""
         config = self.config
         saved = self._saved_session(variant)
-        referee = Referee(
-            variant,
-            computer=config.game.computer,
-            level=config.game.level,
-            endings=config.game.endings,
+        if saved is None:
+            return Referee(
+                variant,
+                computer=config.game.computer,
+                level=config.game.level,
+                endings=config.game.endings,
+                show_danger=config.game.show_danger,
+                match=_fresh(config.match),
+            )
+        # What the players chose at the board (mode, level, variant, match) was
+        # journaled, and outlives the config's starting values.
+        log.info("resuming the saved %s game after %d moves",
+                 saved.game.variant.value, len(saved.game.moves))
+        return Referee(
+            saved.game.variant,
+            computer=saved.computer,
+            level=saved.level,
             show_danger=config.game.show_danger,
-            game=saved.game if saved else None,
-            match=saved.match if saved else _fresh(config.match),
+            game=saved.game,
+            match=saved.match,
         )
-        if saved is not None:
-            referee.computer, referee.level = saved.computer, saved.level
-            log.info("resuming the saved game after %d moves", len(saved.game.moves))
-        return referee
 
     def _calibration(self) -> Calibration:
         """The calibration file's, or one learnt from the first frame (synthetic cameras)."""
@@ -221,9 +229,10 @@ class BoardApp:
     def _saved_session(self, variant: Variant) -> SessionState | None:
         """The journaled game, if it can go on under this config's rules."""
         saved = self.journal.load()
-        if saved is None or saved.game.variant is variant:
+        if saved is None or saved.game.variant.size == variant.size:
+            # Another variant of the same board was chosen at the board (a SetVariant).
             return saved
-        # The config changed its variant since the game was saved: the camera, the
+        # The config changed its board size since the game was saved: the camera, the
         # lamps and the referee now expect another board, so the game cannot resume.
         # It is kept beside the journal rather than lost.
         aside = self.journal.set_aside(f"{saved.game.variant.value}")

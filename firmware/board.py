@@ -29,6 +29,7 @@ from controller.decisions import (
     LevelChanged,
     Lifted,
     Light,
+    MatchChanged,
     ModeChanged,
     NewGame,
     PlaySound,
@@ -59,7 +60,7 @@ SUPERSEDING = (Accepted, Undone, NewGame, ModeChanged, GameEnded, AgreementTaken
 """Decisions after which the referee no longer waits for what it asked the engine
 before them: the engine stops that search at once."""
 
-JOURNALED = (*SUPERSEDING, LevelChanged)
+JOURNALED = (*SUPERSEDING, LevelChanged, MatchChanged)
 """Decisions after which the journal is written: everything a restart must know."""
 
 
@@ -121,6 +122,9 @@ def event_of(decision: Decision, layout: LampLayout) -> dict[str, Any] | None:
         return {"type": "new_game", "variant": decision.variant.value}
     if isinstance(decision, LevelChanged):
         return {"type": "level", "level": decision.level}
+    if isinstance(decision, MatchChanged):
+        players = None if decision.players is None else list(decision.players)
+        return {"type": "match", "players": players, "games": decision.rules.games}
     if isinstance(decision, ModeChanged):
         computer = decision.computer
         return {"type": "mode", "computer": None if computer is None else computer.word}

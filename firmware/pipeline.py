@@ -25,8 +25,9 @@ Extending a pipeline (a companion display, a remote control):
   first: a service is a callable ``service(pipeline) -> context manager``. A service
   that takes input from another thread hands it in with ``pipeline.submit(input)``
   (thread-safe); the loop feeds it to the referee at its next step, in order with
-  the buttons. A remote control changes the level or the mode this way too
-  (``SetLevel``, ``SetMode``), so the change is journaled like a move.
+  the buttons. A remote control changes the level, the mode, the variant or the
+  match this way too (``SetLevel``, ``SetMode``, ``SetVariant``, ``SetMatch``), so
+  the change is journaled like a move.
 """
 
 from __future__ import annotations

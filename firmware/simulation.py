@@ -24,6 +24,7 @@ from controller.decisions import (
     HintShown,
     SetLevel,
     SetMode,
+    SetVariant,
 )
 from controller.engine.service import EngineService, ImmediateEngine
 from controller.geometry import Point, bit, geometry, point_name, point_xy
@@ -153,7 +154,6 @@ class Simulation:
 
     def _open(self, variant: Variant) -> Pipeline:
         """The pipeline of a new session of ``variant``, its board set up at the start."""
-        self.variant = variant
         start = start_position(variant.size)
         self.board = VirtualBoard.of(start)
         pipeline = open_pipeline(
@@ -180,15 +180,17 @@ class Simulation:
         return pipeline
 
     def _change_variant(self, variant: Variant, line: int) -> None:
-        """A new session of another variant, rewiring the lamps for another board size."""
-        resize = variant.size != self.board.size
-        if resize and not self._own_pins:
+        """Another variant: on the same board, as the players choose it (a referee input,
+        journaled); on a board of another size, a new session with its lamps rewired."""
+        if variant.size == self.board.size:
+            self.session.feed(SetVariant(variant), self.t)
+            return
+        if not self._own_pins:
             # The caller watches these pins for a board of the first size.
             raise BadScenario(f"line {line}: this session's board size is fixed")
         self.pipeline.close()
-        if resize:
-            self.pin_factory = MockFactory(pin_class=MockPWMPin)
-            self._leds = ((), ())
+        self.pin_factory = MockFactory(pin_class=MockPWMPin)
+        self._leds = ((), ())
         self.pipeline = self._open(variant)
 
     @property

@@ -22,9 +22,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Protocol
 
-from controller.decisions import Button, Pressed, SetLevel, SetMode
+from controller.decisions import Button, Pressed, SetLevel, SetMatch, SetMode, SetVariant
 from controller.errors import SurakartaError
-from controller.match import Match, MatchRules
+from controller.match import MatchRules
 from controller.variants import Variant
 from firmware.board import BoardSession
 from firmware.pipeline import Pipeline
@@ -315,7 +315,7 @@ class BoardLink:
             return ActionResult(True, f"move {ply} of the game, {move.name}, on the lamps")
         elif name is ActionName.MATCH:
             assert value is not None
-            return self._match(session, value)
+            return self._match(session, value, now)
         elif name is ActionName.CALIBRATE:
             return self._calibrate()
         elif name is ActionName.BUTTON_TEST:
@@ -413,45 +413,28 @@ class BoardLink:
         self.board.hardware.scene.show(layer, Chase(lamps, tail=3), priority=200)
         self._timed_layers[layer] = now + seconds
 
-    def _match(self, session: BoardSession, value: str) -> ActionResult:
+    def _match(self, session: BoardSession, value: str, now: float) -> ActionResult:
         referee = session.referee
-        game = referee.current
-        if game.moves and not game.is_over:
-            return ActionResult(False, "finish or end the game first (press new)")
+        refusal = referee.settings_refusal()
+        if refusal is not None:
+            return ActionResult(False, refusal)
         if value == "off":
-            referee.match = None
-            self._save(session)
-            return ActionResult(True, "no match: single games")
-        first, second, games = (part.strip() for part in value.split(","))
-        rules = MatchRules(games=int(games), pieces_per_side=2 * referee.position.size)
-        referee.match = Match(first, second, rules)
-        self._save(session)
-        return ActionResult(True, f"match of {games} games: {first} plays red first")
+            session.feed(SetMatch(None), now)
+        else:
+            first, second, games = (part.strip() for part in value.split(","))
+            rules = MatchRules(games=int(games), pieces_per_side=2 * referee.position.size)
+            session.feed(SetMatch((first, second), rules), now)
+        return ActionResult(True, session.last_message)
 
     def _variant(self, session: BoardSession, variant: Variant, now: float) -> ActionResult:
         referee = session.referee
-        if variant.size != referee.position.size:
-            return ActionResult(False, f"this board has {referee.position.size} lines a side: "
-                                       f"{variant.value} needs {variant.size}")
-        game = referee.current
-        if game.moves and not game.is_over:
-            return ActionResult(False, "finish or end the game first (press new)")
-        if variant is referee.variant and not game.moves:
+        refusal = referee.variant_refusal(variant)
+        if refusal is not None:
+            return ActionResult(False, refusal)
+        if variant is referee.variant and not referee.current.moves:
             return ActionResult(True, f"already {variant.value}")
-        referee.variant = variant
-        # A new game of the new rules, exactly as the new-game button starts one.
-        session.feed(Pressed(Button.NEW), now)
+        session.feed(SetVariant(variant), now)
         return ActionResult(True, session.last_message)
-
-    @staticmethod
-    def _save(session: BoardSession) -> None:
-        journal = session.outputs.journal
-        if journal is None:
-            return
-        try:
-            journal.save(session.state())
-        except OSError as error:
-            log.error("could not save the game to the journal: %s", error)
 
     # -- health ---------------------------------------------------------------------
 

@@ -31,14 +31,18 @@ from controller.decisions import (
     LevelChanged,
     Lifted,
     Light,
+    MatchChanged,
     ModeChanged,
     NewGame,
     PlaySound,
     Pressed,
     Purpose,
     Restored,
+    Say,
     SetLevel,
+    SetMatch,
     SetMode,
+    SetVariant,
     Sound,
     Think,
     Undone,
@@ -273,6 +277,30 @@ def test_level_and_mode_are_inputs_and_their_changes_are_decisions() -> None:
     assert of_type(decisions, ModeChanged) == [ModeChanged(Color.RED)]
     think = of_type(decisions, Think)
     assert think and think[0].level == 3, "the computer, to move, thinks at the new level"
+
+
+def test_variant_and_match_are_inputs_that_change_between_games_only() -> None:
+    referee = Referee()
+    ready(referee)
+    decisions = referee.handle(SetVariant(Variant.GONU))
+    assert of_type(decisions, NewGame) == [NewGame(Variant.GONU)]
+    assert referee.variant is Variant.GONU and referee.current.variant is Variant.GONU
+    assert referee.settled, "the board still shows the start: play goes on at once"
+    refused = referee.handle(SetVariant(Variant.SEPUR))
+    assert refused == [Say("this board has 6 lines a side: sepur needs 7")]
+    rules = MatchRules(games=4)
+    decisions = referee.handle(SetMatch(("Ana", "Budi"), rules))
+    assert of_type(decisions, MatchChanged) == [MatchChanged(("Ana", "Budi"), rules)]
+    assert referee.match is not None and referee.match.player_of(Color.RED) == "Ana"
+    referee.handle(seen(after(start_position(), "b2-b3")))
+    under_way = "finish or end the game first (press new)"
+    assert referee.handle(SetVariant(Variant.STANDARD)) == [Say(under_way)]
+    assert referee.handle(SetMatch(None)) == [Say(under_way)]
+    assert referee.variant is Variant.GONU and referee.match is not None
+    referee.handle(Pressed(Button.NEW))  # ends the game by agreement
+    stopped = referee.handle(SetMatch(None))
+    assert of_type(stopped, MatchChanged) == [MatchChanged(None, MatchRules())]
+    assert referee.match is None
 
 
 def test_danger_display_blinks_pieces_the_opponent_can_capture() -> None:

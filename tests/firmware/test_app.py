@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller import Game, Variant, parse_position, start_position
+from controller import Color, Game, Variant, parse_position, start_position
 from firmware.app import TROUBLE_LAYER, BoardApp, StopFlag
 from firmware.config import Config, load_config
 from firmware.journal import Journal, SessionState
@@ -228,6 +228,24 @@ def test_a_saved_game_of_another_variant_is_kept_aside(
         app.close()
     aside = list(tmp_path.glob("journal.json.*.sepur"))
     assert len(aside) == 1 and "the saved game is sepur" in caplog.text
+
+
+@pytest.mark.slow
+def test_a_variant_chosen_at_the_board_resumes_after_a_power_cut(tmp_path: Path) -> None:
+    # The config says standard; the players chose gonu (same board) and made a move.
+    game = Game(Variant.GONU)
+    game.play("b2-b3")
+    Journal(tmp_path / "journal.json").save(SessionState(game, Color.BLACK, 3))
+    cameras = FlakyCameras(["ok"], start_position())
+    app = BoardApp(_config(tmp_path), MockFactory(pin_class=MockPWMPin), FakeClock(), cameras)
+    try:
+        referee = app.session.referee
+        assert referee.variant is Variant.GONU
+        assert [move.name for move in referee.current.moves] == ["b2-b3"]
+        assert (referee.computer, referee.level) == (Color.BLACK, 3)
+    finally:
+        app.close()
+    assert not list(tmp_path.glob("journal.json.*.gonu")), "nothing set aside"
 
 
 @pytest.mark.slow

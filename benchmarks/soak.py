@@ -42,13 +42,13 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from controller import legal_moves
+from controller import Move, legal_moves
+from controller.decisions import Accepted, Decision
 from firmware.simulation import Simulation, SimulationOptions
 from vision.render import RenderOptions, random_scene
 
@@ -72,13 +72,16 @@ def play_game(seed: int, max_plies: int) -> GameFigures:
     rng = random.Random(seed)
     scene = random_scene(np.random.default_rng(seed), RenderOptions.preset("hard"))
     scene = dataclasses.replace(scene, hand=None)  # the simulation draws its own hand
-    accepted: list[dict[str, Any]] = []
+    accepted: list[tuple[float, Move]] = []
+    """When the referee accepted each move, and the move (typed, not read back from text)."""
 
-    def sink(record: dict[str, Any]) -> None:
-        if record["type"] == "accepted":
-            accepted.append(record)
+    def observe(decision: Decision) -> None:
+        if isinstance(decision, Accepted):
+            accepted.append((simulation.t, decision.move))
 
-    simulation = Simulation(sink, SimulationOptions(scene=scene, seed=seed))
+    simulation = Simulation(
+        lambda record: None, SimulationOptions(scene=scene, seed=seed), observers=(observe,)
+    )
     figures = GameFigures()
     try:
         simulation.advance(1.0)
@@ -106,13 +109,13 @@ def play_game(seed: int, max_plies: int) -> GameFigures:
             if len(accepted) == before:
                 figures.failed += 1
                 break
-            record = accepted[-1]
+            accepted_at, accepted_move = accepted[-1]
             figures.accepted += 1
-            if record["move"] != move.name:
+            if accepted_move != move:
                 figures.wrong += 1
                 break
             if not tried_again:
-                figures.latencies.append(record["t"] - left)
+                figures.latencies.append(accepted_at - left)
             simulation.advance(0.3)
         figures.frames = simulation.frame_index
     finally:

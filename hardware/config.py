@@ -204,6 +204,8 @@ _TOP_KEYS = {
 }
 _BUTTON_KEYS = {name.value for name in ButtonName} | {"bounce_time"}
 _BUZZER_KEYS = {"kind", "pin"}
+_CHAINED = (DriverKind.SHIFT_REGISTER, DriverKind.SPI_SHIFT_REGISTER, DriverKind.WS2812)
+"""Drivers whose lamps hang on one chain, in the wiring order of ``chain``."""
 
 
 def _choices(kind: type[Enum]) -> str:
@@ -319,94 +321,22 @@ def _enum(kind: type[Enum]) -> Callable[[Any], Any]:
 
 
 def _parse(table: Mapping[str, Any]) -> tuple[HardwareConfig, list[str]]:
+    """The build and every problem of a ``[hardware]`` table, in the order of its keys'
+    checks (the first problem is the one ``load_hardware_config`` reports)."""
     p = "hardware"
     r = _Reader()
     r.unknown_keys(table, _TOP_KEYS, p)
     defaults = HardwareConfig()
-    driver_raw = table.get("driver", defaults.driver.value)
-    driver = defaults.driver
-    if isinstance(driver_raw, str):
-        try:
-            driver = DriverKind(driver_raw)
-        except ValueError:
-            expected = _choices(DriverKind)
-            r.problem(f"{p}.driver", f"unknown driver {driver_raw!r} (expected {expected})")
-    else:
-        r.problem(f"{p}.driver", f"expected a string, got {driver_raw!r}")
-
-    size = r.integer(table, "board_size", p, defaults.board_size)
-    if size not in SIZES:
-        r.problem(f"{p}.board_size", f"unsupported board size {shown(size)} (expected 6 or 7)")
-        size = defaults.board_size
-    loop_counts = {}
-    for key in ("inner_loop_lamps", "outer_loop_lamps"):
-        count = r.integer(table, key, p, getattr(defaults, key))
-        if not 0 <= count <= 16:
-            r.problem(f"{p}.{key}", f"invalid lamp count {shown(count)} (expected 0 to 16)")
-            count = getattr(defaults, key)
-        loop_counts[key] = count
-    layout = LampLayout(size, loop_counts["inner_loop_lamps"], loop_counts["outer_loop_lamps"])
+    driver = _parse_driver(r, table, p)
+    size, inner, outer = _parse_board(r, table, p)
+    layout = LampLayout(size, inner, outer)
     refresh_hz = r.number(table, "refresh_hz", p, defaults.refresh_hz)
     if not 1 <= refresh_hz <= 500:
         r.problem(f"{p}.refresh_hz", f"invalid refresh rate {refresh_hz!r} (expected 1 to 500)")
         refresh_hz = defaults.refresh_hz
-
-    uses_chain = driver in (
-        DriverKind.SHIFT_REGISTER,
-        DriverKind.SPI_SHIFT_REGISTER,
-        DriverKind.WS2812,
-    )
-    chain_names = r.value(table, "chain", p, _as_str_list, "a list of lamp names", None)
-    chain = None if chain_names is None else tuple(None if n == SPARE else n for n in chain_names)
-    chips = r.value(table, "chips", p, _as_int, "an integer", None)
-    if chips is not None and not 1 <= chips <= MAX_CHIPS:
-        # Each chip is a byte shifted out at every refresh: a billion would exhaust the memory.
-        expected = f"expected 1 to {MAX_CHIPS}"
-        r.problem(f"{p}.chips", f"invalid number of chips {shown(chips)} ({expected})")
-        chips = None
-    if uses_chain:
-        order = chain if chain is not None else default_chain_order(layout)
-        for problem in check_chain_order(layout, order):
-            r.problem(f"{p}.chain", problem)
-        if chips is not None and chips * 8 < len(order):
-            outputs = f"{chips} chips have {chips * 8} outputs"
-            r.problem(f"{p}.chips", f"{outputs}, fewer than the {len(order)} the chain needs")
-
-    sr_defaults = ShiftRegisterPins()
-    shift_register = ShiftRegisterPins(
-        r.integer(table, "data_pin", p, sr_defaults.data),
-        r.integer(table, "clock_pin", p, sr_defaults.clock),
-        r.integer(table, "latch_pin", p, sr_defaults.latch),
-        r.value(table, "enable_pin", p, _as_int, "an integer", None),
-    )
-    spi_device = r.integer(table, "spi_device", p, defaults.spi_device)
-    if spi_device not in range(len(SPI0_CHIP_SELECT)):
-        r.problem(f"{p}.spi_device", f"invalid chip select {shown(spi_device)} (expected 0 or 1)")
-        spi_device = defaults.spi_device
-    if driver is DriverKind.SHIFT_REGISTER:
-        for key in ("data_pin", "clock_pin", "latch_pin"):
-            r.pin(f"{p}.{key}", getattr(shift_register, key.removesuffix("_pin")))
-    if driver in (DriverKind.SPI_SHIFT_REGISTER, DriverKind.WS2812):
-        for pin in spi0_pins(spi_device):
-            r.pin(f"{p}.spi_device", pin)
-    if shift_register.enable is not None and driver in (
-        DriverKind.SHIFT_REGISTER,
-        DriverKind.SPI_SHIFT_REGISTER,
-    ):
-        r.pin(f"{p}.enable_pin", shift_register.enable)
-
-    lamp_pins: list[tuple[str, int]] = []
-    lamp_table = r.table(table, "lamp_pins", p)
-    for name, raw in (lamp_table or {}).items():
-        key = f"{p}.lamp_pins.{name}"
-        if name not in layout:
-            r.problem(key, f"no lamp named {name!r} on a {size}x{size} board")
-        elif _as_int(raw) is None:
-            r.problem(key, f"expected an integer, got {raw!r}")
-        else:
-            lamp_pins.append((name, r.pin(key, raw) if driver is DriverKind.GPIO else raw))
-    if driver is DriverKind.GPIO and not lamp_pins and not r.problems:
-        r.problem(f"{p}.lamp_pins", "the gpio driver needs at least one lamp pin")
+    chain, chips = _parse_chain(r, table, p, driver, layout)
+    shift_register, spi_device = _parse_driver_pins(r, table, p, driver)
+    lamp_pins = _parse_lamp_pins(r, table, p, driver, layout)
     dimmable = r.value(table, "dimmable", p, _as_bool, "true or false", defaults.dimmable)
     colour = r.value(
         table,
@@ -426,14 +356,14 @@ def _parse(table: Mapping[str, Any]) -> tuple[HardwareConfig, list[str]]:
     config = HardwareConfig(
         driver,
         size,
-        loop_counts["inner_loop_lamps"],
-        loop_counts["outer_loop_lamps"],
+        inner,
+        outer,
         refresh_hz,
         chain,
         chips,
         shift_register,
         spi_device,
-        tuple(lamp_pins),
+        lamp_pins,
         dimmable,
         colour,
         brightness,
@@ -441,6 +371,109 @@ def _parse(table: Mapping[str, Any]) -> tuple[HardwareConfig, list[str]]:
         buzzer,
     )
     return config, r.problems
+
+
+def _parse_driver(r: _Reader, table: Mapping[str, Any], p: str) -> DriverKind:
+    default = HardwareConfig().driver
+    raw = table.get("driver", default.value)
+    if not isinstance(raw, str):
+        r.problem(f"{p}.driver", f"expected a string, got {raw!r}")
+        return default
+    try:
+        return DriverKind(raw)
+    except ValueError:
+        expected = _choices(DriverKind)
+        r.problem(f"{p}.driver", f"unknown driver {raw!r} (expected {expected})")
+        return default
+
+
+def _parse_board(r: _Reader, table: Mapping[str, Any], p: str) -> tuple[int, int, int]:
+    """The board size and the lamps of its inner and outer loops."""
+    defaults = HardwareConfig()
+    size = r.integer(table, "board_size", p, defaults.board_size)
+    if size not in SIZES:
+        r.problem(f"{p}.board_size", f"unsupported board size {shown(size)} (expected 6 or 7)")
+        size = defaults.board_size
+    counts = []
+    for key in ("inner_loop_lamps", "outer_loop_lamps"):
+        count = r.integer(table, key, p, getattr(defaults, key))
+        if not 0 <= count <= 16:
+            r.problem(f"{p}.{key}", f"invalid lamp count {shown(count)} (expected 0 to 16)")
+            count = getattr(defaults, key)
+        counts.append(count)
+    return size, counts[0], counts[1]
+
+
+def _parse_chain(
+    r: _Reader, table: Mapping[str, Any], p: str, driver: DriverKind, layout: LampLayout
+) -> tuple[tuple[str | None, ...] | None, int | None]:
+    """The wiring order of a chained driver's lamps, and its number of chips."""
+    chain_names = r.value(table, "chain", p, _as_str_list, "a list of lamp names", None)
+    chain = None if chain_names is None else tuple(None if n == SPARE else n for n in chain_names)
+    chips = r.value(table, "chips", p, _as_int, "an integer", None)
+    if chips is not None and not 1 <= chips <= MAX_CHIPS:
+        # Each chip is a byte shifted out at every refresh: a billion would exhaust the memory.
+        expected = f"expected 1 to {MAX_CHIPS}"
+        r.problem(f"{p}.chips", f"invalid number of chips {shown(chips)} ({expected})")
+        chips = None
+    if driver in _CHAINED:
+        order = chain if chain is not None else default_chain_order(layout)
+        for problem in check_chain_order(layout, order):
+            r.problem(f"{p}.chain", problem)
+        if chips is not None and chips * 8 < len(order):
+            outputs = f"{chips} chips have {chips * 8} outputs"
+            r.problem(f"{p}.chips", f"{outputs}, fewer than the {len(order)} the chain needs")
+    return chain, chips
+
+
+def _parse_driver_pins(
+    r: _Reader, table: Mapping[str, Any], p: str, driver: DriverKind
+) -> tuple[ShiftRegisterPins, int]:
+    """The shift register's pins and the SPI chip select, each pin the driver uses
+    claimed (so that a second use of it is a problem)."""
+    sr_defaults = ShiftRegisterPins()
+    shift_register = ShiftRegisterPins(
+        r.integer(table, "data_pin", p, sr_defaults.data),
+        r.integer(table, "clock_pin", p, sr_defaults.clock),
+        r.integer(table, "latch_pin", p, sr_defaults.latch),
+        r.value(table, "enable_pin", p, _as_int, "an integer", None),
+    )
+    default_device = HardwareConfig().spi_device
+    spi_device = r.integer(table, "spi_device", p, default_device)
+    if spi_device not in range(len(SPI0_CHIP_SELECT)):
+        r.problem(f"{p}.spi_device", f"invalid chip select {shown(spi_device)} (expected 0 or 1)")
+        spi_device = default_device
+    if driver is DriverKind.SHIFT_REGISTER:
+        for key in ("data_pin", "clock_pin", "latch_pin"):
+            r.pin(f"{p}.{key}", getattr(shift_register, key.removesuffix("_pin")))
+    if driver in (DriverKind.SPI_SHIFT_REGISTER, DriverKind.WS2812):
+        for pin in spi0_pins(spi_device):
+            r.pin(f"{p}.spi_device", pin)
+    if shift_register.enable is not None and driver in (
+        DriverKind.SHIFT_REGISTER,
+        DriverKind.SPI_SHIFT_REGISTER,
+    ):
+        r.pin(f"{p}.enable_pin", shift_register.enable)
+    return shift_register, spi_device
+
+
+def _parse_lamp_pins(
+    r: _Reader, table: Mapping[str, Any], p: str, driver: DriverKind, layout: LampLayout
+) -> tuple[tuple[str, int], ...]:
+    """The gpio driver's pin of each lamp (claimed only when that driver is used)."""
+    lamp_pins: list[tuple[str, int]] = []
+    lamp_table = r.table(table, "lamp_pins", p)
+    for name, raw in (lamp_table or {}).items():
+        key = f"{p}.lamp_pins.{name}"
+        if name not in layout:
+            r.problem(key, f"no lamp named {name!r} on a {layout.size}x{layout.size} board")
+        elif _as_int(raw) is None:
+            r.problem(key, f"expected an integer, got {raw!r}")
+        else:
+            lamp_pins.append((name, r.pin(key, raw) if driver is DriverKind.GPIO else raw))
+    if driver is DriverKind.GPIO and not lamp_pins and not r.problems:
+        r.problem(f"{p}.lamp_pins", "the gpio driver needs at least one lamp pin")
+    return tuple(lamp_pins)
 
 
 def _parse_buttons(r: _Reader, table: Mapping[str, Any] | None, p: str) -> ButtonConfig:

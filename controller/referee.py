@@ -88,6 +88,33 @@ def _singles(points: list[Point] | tuple[Point, ...]) -> tuple[tuple[Station, ..
     return tuple((point,) for point in points)
 
 
+def _changes(position: Position, reading: BoardReading) -> tuple[int, int, int] | None:
+    """What differs from ``position`` as bitboards: the mover's piece lifted, the
+    opponent's piece taken off, the mover's pieces put down (0 for none); None when
+    it is more than one move could change (an opponent's piece put down, two lifted)."""
+    mover = position.turn
+    own, opp = position.pieces(mover), position.pieces(mover.other)
+    seen_own, seen_opp = reading.red, reading.black
+    if mover is Color.BLACK:
+        seen_own, seen_opp = seen_opp, seen_own
+    lifted = own & ~seen_own
+    taken = opp & ~seen_opp
+    if seen_opp & ~opp or lifted.bit_count() > 1 or taken.bit_count() > 1:
+        return None
+    return lifted, taken, seen_own & ~own
+
+
+def _fits_capture(move: Move, lifted: int, taken: int, placed: int) -> bool:
+    """Whether a capture under way can be ``move``: each of the bitboards of the piece
+    lifted, the piece taken off and the piece put down (0 when none) is its own."""
+    return (
+        move.is_capture
+        and (not lifted or bit(move.origin) == lifted)
+        and (not taken or bit(move.target) == taken)
+        and (not placed or (move.landing is not None and bit(move.landing) == placed))
+    )
+
+
 @dataclass
 class Referee:
     """Watches one game (or a match) on a physical board."""
@@ -240,35 +267,20 @@ class Referee:
     def _under_way(self, reading: BoardReading) -> list[Decision] | None:
         """Decisions for a move in progress, or None when the reading is not one."""
         position = self.position
-        mover = position.turn
-        own, opp = position.pieces(mover), position.pieces(mover.other)
-        seen_own, seen_opp = reading.red, reading.black
-        if mover is Color.BLACK:
-            seen_own, seen_opp = seen_opp, seen_own
-        lifted = own & ~seen_own
-        taken = opp & ~seen_opp
-        placed = seen_own & ~own
-        if seen_opp & ~opp or lifted.bit_count() > 1 or taken.bit_count() > 1:
+        changes = _changes(position, reading)
+        if changes is None:
             return None
+        lifted, taken, placed = changes
         moves = legal_moves(position, self.variant)
         if not placed and lifted and not taken:
             point = lifted.bit_length() - 1
             own_moves = [move for move in moves if move.origin == point]
             targets = tuple(move.target for move in own_moves)
             return [Lifted(point, targets), self._light_moves(own_moves)]
-        fitting = [
-            move
-            for move in moves
-            if move.is_capture
-            and (not lifted or bit(move.origin) == lifted)
-            and (not taken or bit(move.target) == taken)
-            and (not placed or (move.landing is not None and bit(move.landing) == placed))
-        ]
-        if not fitting or not (taken or placed):
+        if not (taken or placed) or (placed and not lifted):
             return None
-        if placed and not lifted:
-            return None
-        return [self._light_moves(fitting)]
+        fitting = [move for move in moves if _fits_capture(move, lifted, taken, placed)]
+        return [self._light_moves(fitting)] if fitting else None
 
     @staticmethod
     def _light_moves(moves: list[Move]) -> Light:

@@ -29,9 +29,15 @@ from collections import Counter
 
 from controller.engine.endgame import best_move, verdict
 from controller.engine.search import think
-from controller.engine.tablebase import Result, Tablebase, material_classes, shipped
+from controller.engine.tablebase import Result, Tablebase, shipped
 from controller.engine.tablebase_build import build, positions_of
-from controller.engine.tablebase_verify import consistent, random_positions, stored, verify
+from controller.engine.tablebase_verify import (
+    consistent,
+    held_positions,
+    random_positions,
+    stored,
+    verify,
+)
 from controller.game import EndReason, Game
 from controller.position import Color, Position
 from controller.variants import Variant
@@ -40,8 +46,11 @@ from controller.variants import Variant
 def generation(pieces: int, table: Tablebase) -> bool:
     started = time.monotonic()
     cpu = time.process_time()
-    built = build(Variant.STANDARD, pieces, progress=lambda line: print(f"  {line}"))
-    same = all(built.tables[m] == table.tables[m] for m in material_classes(pieces))
+    largest = [m for m in table.classes if sum(m) == pieces]  # all of them, or some
+    built = build(Variant.STANDARD, pieces, progress=lambda line: print(f"  {line}"), only=largest)
+    same = built.classes == table.classes[: len(built.classes)] and all(
+        built.table(m) == table.table(m) for m in built.classes
+    )
     print(
         f"generation up to {pieces} pieces: {time.monotonic() - started:.0f} s "
         f"({time.process_time() - cpu:.0f} s of CPU), {len(built.to_bytes()):,} bytes; "
@@ -52,15 +61,7 @@ def generation(pieces: int, table: Tablebase) -> bool:
 
 def exactness(table: Tablebase, count: int, horizon: int, seed: int) -> bool:
     """``count`` random positions, as many of each number of pieces the tables hold."""
-    rng = random.Random(seed)
-    sizes = range(2, table.max_pieces + 1)
-    positions = [
-        position
-        for number, pieces in enumerate(sizes)
-        for position in random_positions(
-            count // len(sizes) + (number < count % len(sizes)), pieces, rng, table.size
-        )
-    ]
+    positions = held_positions(table, count, random.Random(seed))
     started = time.monotonic()
     wrong = verify(table, positions, horizon, table.variant)
     kinds = Counter(stored(table, p).result.value for p in positions)
@@ -79,11 +80,11 @@ def every_position(table: Tablebase) -> bool:
     started = time.monotonic()
     wrong = 0
     checked = 0
-    for material in material_classes(table.max_pieces):
+    for material in table.classes:
         for own, opp in positions_of(table.size, material):
             position = Position(own, opp, Color.RED, table.size)
             checked += 1
-            if consistent(table, position, Variant.STANDARD) != stored(table, position):
+            if consistent(table, position, table.variant) != stored(table, position):
                 wrong += 1
                 if wrong <= 10:
                     print(f"  inconsistent: {position}")
@@ -104,7 +105,7 @@ def won_endings(table: Tablebase, count: int, movetime: float, seed: int) -> boo
     played = 0
     while played < count:
         position = random_positions(1, rng.randint(3, table.max_pieces), rng)[0]
-        probe = verdict(table, position)
+        probe = verdict(table, position)  # None for a class the tables do not hold
         if probe is None or probe.result is not Result.WIN or probe.plies < 3:
             continue
         played += 1

@@ -45,8 +45,11 @@ from controller.variants import Variant
 DATA_FOLDER = Path(__file__).parent / "data"
 MAGIC = b"surakarta-tablebase"
 FORMAT_VERSION = 2
-"""1 held every class in one compressed block; 2 packs each class alone, so that
-a class is unpacked only when a position of it is probed."""
+"""1 held every class up to a number of pieces in one compressed block; 2 packs
+each class alone, so that a class is unpacked only when a position of it is probed,
+and may hold only some classes of the most pieces (those an ending needs most)."""
+_ENTRY = 10
+"""Bytes of a class's directory entry: its material (2), length (4) and CRC-32 (4)."""
 MAX_DISTANCE = 126
 """Longest distance a byte code holds; generation fails loudly beyond it."""
 
@@ -177,7 +180,8 @@ Material = tuple[int, int]
 
 
 class Tablebase:
-    """The tables of every class up to ``max_pieces`` pieces, for one rule set.
+    """The tables of a set of material classes (usually every class up to ``max_pieces``
+    pieces), for one rule set.
 
     A table read from a file stays compressed until a position of its class is first
     probed: a game needs the five-piece tables only at its very end, if at all.
@@ -194,11 +198,22 @@ class Tablebase:
         self.variant = variant
         self.size = size
         self.max_pieces = max_pieces
+        """The most pieces of a class held (the search probes no larger positions)."""
         self.indexer = indexer(size)
         self._tables = dict(tables)
         """The classes unpacked so far."""
         self._packed = dict(packed or {})
         """The classes still compressed, each unpacked on its first probe."""
+
+    @property
+    def classes(self) -> list[Material]:
+        """Every class held, fewest pieces first."""
+        return sorted({*self._tables, *self._packed}, key=lambda m: (sum(m), m))
+
+    @property
+    def unpacked(self) -> list[Material]:
+        """The classes unpacked so far; the others are still compressed."""
+        return sorted(self._tables, key=lambda m: (sum(m), m))
 
     def table(self, material: Material) -> bytes | None:
         """The codes of one class, unpacked on first use; None when not held."""
@@ -217,11 +232,6 @@ class Tablebase:
         # Two threads may unpack the same class at once: both get the same bytes.
         self._tables[material] = found
         return found
-
-    @property
-    def unpacked(self) -> list[Material]:
-        """The classes unpacked so far; the others are still compressed."""
-        return sorted(self._tables, key=lambda material: (sum(material), material))
 
     @property
     def tables(self) -> dict[Material, bytes]:
@@ -256,14 +266,17 @@ class Tablebase:
     # -- files -----------------------------------------------------------------------
 
     def to_bytes(self) -> bytes:
-        """The file form: a header line; a directory of each class's compressed length
-        and CRC-32, in class order; then the classes, each compressed on its own."""
+        """The file form: a header line (ending in the number of classes); a directory
+        of each class's material, compressed length and CRC-32; then the classes, each
+        compressed on its own."""
+        classes = self.classes
         header = f"{MAGIC.decode()} {FORMAT_VERSION} {self.variant.value} {self.size} "
-        header += f"{self.max_pieces}\n"
+        header += f"{self.max_pieces} {len(classes)}\n"
         tables = self.tables
-        blobs = [zlib.compress(tables[c], 9) for c in material_classes(self.max_pieces)]
+        blobs = [zlib.compress(tables[material], 9) for material in classes]
         directory = b"".join(
-            len(blob).to_bytes(4, "big") + zlib.crc32(blob).to_bytes(4, "big") for blob in blobs
+            bytes(material) + len(blob).to_bytes(4, "big") + zlib.crc32(blob).to_bytes(4, "big")
+            for material, blob in zip(classes, blobs, strict=True)
         )
         return header.encode() + directory + b"".join(blobs)
 
@@ -272,24 +285,26 @@ class Tablebase:
         """Read the file form (the classes stay packed); raises BadTablebase."""
         header, _, body = data.partition(b"\n")
         fields = header.decode("ascii", "replace").split()
-        if len(fields) != 5 or fields[0] != MAGIC.decode() or fields[1] not in ("1", "2"):
+        if len(fields) not in (5, 6) or fields[0] != MAGIC.decode():
+            raise BadTablebase(f"not a tablebase file: {source!r}")
+        if fields[1] not in ("1", "2") or (len(fields) == 6) != (fields[1] == "2"):
             raise BadTablebase(f"not a tablebase file: {source!r}")
         try:
             variant, size, max_pieces = Variant(fields[2]), int(fields[3]), int(fields[4])
+            count = int(fields[5]) if fields[1] == "2" else 0
         except ValueError:
             raise BadTablebase(f"damaged tablebase file: {source!r}") from None
-        classes = material_classes(max_pieces)
         if fields[1] == "1":
             return cls._from_version_1(variant, size, max_pieces, body, source)
         packed: dict[Material, bytes] = {}
-        offset = 8 * len(classes)
-        for number, material in enumerate(classes):
-            entry = body[8 * number : 8 * number + 8]
-            length, crc = int.from_bytes(entry[:4], "big"), int.from_bytes(entry[4:], "big")
+        offset = _ENTRY * count
+        for number in range(count):
+            entry = body[_ENTRY * number : _ENTRY * number + _ENTRY]
+            length, crc = int.from_bytes(entry[2:6], "big"), int.from_bytes(entry[6:], "big")
             blob = body[offset : offset + length]
-            if len(entry) != 8 or len(blob) != length or zlib.crc32(blob) != crc:
+            if len(entry) != _ENTRY or len(blob) != length or zlib.crc32(blob) != crc:
                 raise BadTablebase(f"damaged tablebase file: {source!r}")
-            packed[material] = blob
+            packed[(entry[0], entry[1])] = blob
             offset += length
         if offset != len(body):
             raise BadTablebase(f"damaged tablebase file: {source!r} has the wrong length")
@@ -299,7 +314,7 @@ class Tablebase:
     def _from_version_1(
         cls, variant: Variant, size: int, max_pieces: int, body: bytes, source: str
     ) -> Tablebase:
-        """The first format: every class in one compressed block."""
+        """The first format: every class up to ``max_pieces`` in one compressed block."""
         try:
             raw = zlib.decompress(body)
         except zlib.error:

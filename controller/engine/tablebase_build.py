@@ -23,7 +23,7 @@ non-capturing slides (gonu) is not supported.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from itertools import combinations
 
 from controller.engine.tablebase import (
@@ -185,18 +185,26 @@ def build(
     size: int | None = None,
     progress: Progress | None = None,
     known: Tablebase | None = None,
+    only: Collection[Material] | None = None,
+    checkpoint: Callable[[Tablebase], None] | None = None,
 ) -> Tablebase:
-    """Solve every class up to ``max_pieces`` pieces, reusing the classes of ``known``
-    (tables of fewer pieces already made); raises BadVariant for gonu."""
+    """Solve every class up to ``max_pieces`` pieces (or, of the classes of the most
+    pieces, those in ``only``), reusing the classes of ``known``; ``checkpoint`` gets the
+    tables after each class solved, so a long run is never lost. Every class of fewer
+    pieces is solved (a capture leads into one). Raises BadVariant for gonu."""
     if variant.has_slides:
         raise BadVariant(f"no tablebases for {variant.value!r}: its slides cannot be stepped back")
     size = variant.size if size is None else size
     solved: dict[Material, bytes] = {}
     if known is not None and (known.variant, known.size) == (variant, size):
         solved.update((m, table) for m, table in known.tables.items() if sum(m) <= max_pieces)
-    done: set[Material] = set(solved)
-    for material in material_classes(max_pieces):
-        if material in done:
+    wanted = [
+        material
+        for material in material_classes(max_pieces)
+        if only is None or sum(material) < max_pieces or material in only or material[::-1] in only
+    ]
+    for material in wanted:
+        if material in solved:
             continue
         pair = [material] if material[0] == material[1] else [material, material[::-1]]
         started = time.monotonic()
@@ -204,8 +212,17 @@ def build(
         solver.solve()
         for member in pair:
             solved[member] = bytes(solver.codes[member])
-            done.add(member)
         if progress is not None:
-            names = " and ".join(f"{a}v{b}" for a, b in pair)
+            names = " and ".join(_name(member) for member in pair)
             progress(f"{names}: {time.monotonic() - started:.1f} s")
-    return Tablebase(variant, size, max_pieces, solved)
+        if checkpoint is not None:
+            checkpoint(_tables(variant, size, solved))
+    return _tables(variant, size, solved)
+
+
+def _name(material: Material) -> str:
+    return f"{material[0]}v{material[1]}"
+
+
+def _tables(variant: Variant, size: int, solved: dict[Material, bytes]) -> Tablebase:
+    return Tablebase(variant, size, max(map(sum, solved), default=0), dict(solved))

@@ -134,6 +134,23 @@ def random_positions(
     return found
 
 
+def held_positions(table: Tablebase, count: int, rng: random.Random) -> list[Position]:
+    """``count`` random positions the tables hold, as many of each number of pieces
+    (of the classes held: a table of some five-piece classes gets only those)."""
+    sizes = range(2, table.max_pieces + 1)
+    found: list[Position] = []
+    for number, pieces in enumerate(sizes):
+        wanted = count // len(sizes) + (number < count % len(sizes))
+        held: list[Position] = []
+        while len(held) < wanted:
+            position = random_positions(1, pieces, rng, table.size)[0]
+            own, opp = position.pieces(position.turn), position.pieces(position.turn.other)
+            if table.covers(own, opp):
+                held.append(position)
+        found += held
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Disagreement:
     """A position where the table and the check differ."""

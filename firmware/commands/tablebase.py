@@ -7,9 +7,9 @@ import random
 from pathlib import Path
 
 from controller.engine.endgame import best_move, verdict
-from controller.engine.tablebase import default_path, shipped
+from controller.engine.tablebase import BadTablebase, Tablebase, default_path, shipped
 from controller.engine.tablebase_build import build
-from controller.engine.tablebase_verify import random_positions, verify
+from controller.engine.tablebase_verify import held_positions, verify
 from controller.errors import BadOption
 from controller.numbers import whole
 from controller.position import parse_position
@@ -33,6 +33,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out", type=Path, help="file to write (default: the package's own tables)"
     )
     parser.add_argument(
+        "--only",
+        metavar="CLASSES",
+        help="of the classes with the most pieces, only these (e.g. 4v1,3v2; the "
+        "reverse of each comes with it)",
+    )
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep the classes already in the output file and solve only the others",
+    )
+    parser.add_argument(
         "--check",
         type=int,
         default=0,
@@ -47,22 +58,50 @@ def run(args: argparse.Namespace) -> int:
     if args.probe is not None:
         return _probe(args.probe, variant)
     out: Path = args.out or default_path(variant, variant.size)
+    only = None if args.only is None else _classes(args.only, args.pieces)
+    known = _known(out, variant) if args.reuse else None
     with writing(out):
-        table = build(variant, args.pieces, progress=lambda line: print(line, flush=True))
+        # Saved after every class: a long run stopped half-way keeps what it solved.
+        table = build(
+            variant,
+            args.pieces,
+            progress=lambda line: print(line, flush=True),
+            known=known,
+            only=only,
+            checkpoint=lambda tables: tables.save(out),
+        )
         table.save(out)
     print(f"wrote {out} ({out.stat().st_size:,} bytes)")
     if args.check:
-        positions = [
-            p
-            for pieces in range(2, args.pieces + 1)
-            for p in random_positions(args.check // (args.pieces - 1), pieces, random.Random(1))
-        ]
+        positions = held_positions(table, args.check, random.Random(1))
         wrong = verify(table, positions, 4, variant)
         for disagreement in wrong[:10]:
             print(disagreement)
         print(f"checked {len(positions)} positions: {len(wrong)} disagreements")
         return 1 if wrong else 0
     return 0
+
+
+def _classes(text: str, pieces: int) -> set[tuple[int, int]]:
+    """The classes of ``--only``: ``4v1,3v2`` with ``pieces`` pieces each."""
+    found: set[tuple[int, int]] = set()
+    for part in text.split(","):
+        own, _, opp = part.strip().partition("v")
+        if not (own.isdigit() and opp.isdigit()) or int(own) + int(opp) != pieces:
+            raise BadOption(f"invalid --only: {text!r} (expected classes like 4v1,3v2 of "
+                            f"{pieces} pieces)")
+        found.add((int(own), int(opp)))
+    return found
+
+
+def _known(path: Path, variant: Variant) -> Tablebase | None:
+    """The tables already in ``path`` (None when there is no such file)."""
+    if not path.exists():
+        return None
+    try:
+        return Tablebase.load(path)
+    except (BadTablebase, OSError) as error:
+        raise BadOption(f"cannot reuse {str(path)!r}: {error}") from None
 
 
 def _probe(text: str, variant: Variant) -> int:

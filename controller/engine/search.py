@@ -70,6 +70,11 @@ _NOISE_MULTIPLIER = 0x9E37_79B9_7F4A_7C15
 _MASK64 = (1 << 64) - 1
 
 
+TranspositionTable = dict[int, tuple[int, int, int, Delta | None]]
+"""Search results by Zobrist key: ``(depth, bound, score, best move's delta)``, scores
+relative to the node, so a later search (the next move of the game) can use them."""
+
+
 def _never() -> bool:
     return False
 
@@ -138,6 +143,13 @@ def _to_table(score: int, ply: int) -> int:
     return score
 
 
+def _settled(flag: int, score: int, alpha: int, beta: int) -> int | None:
+    """A table entry's score when its bound settles the node within ``(alpha, beta)``."""
+    if flag == _EXACT or (flag == _LOWER and score >= beta) or (flag == _UPPER and score <= alpha):
+        return score
+    return None
+
+
 def _from_table(score: int, ply: int) -> int:
     if score > MATE_BOUND:
         return score - ply
@@ -162,6 +174,7 @@ class Search:
         settings: SearchSettings = DEFAULT_SETTINGS,
         objective: Objective = DEFAULT_OBJECTIVE,
         tablebase: Tablebase | bool = True,
+        transpositions: TranspositionTable | None = None,
     ) -> None:
         """``history``: the game's positions so far (the current one may be included);
         ``noise``: half-width of pseudo-random noise added to every evaluation, for
@@ -170,7 +183,9 @@ class Search:
         ``objective``: the scoring in force;
         ``tablebase``: True for the shipped tables of the variant (if any), False
         for none, or the tables to use. Tables score wipe-outs, so they are used
-        under win/loss scoring only.
+        under win/loss scoring only;
+        ``transpositions``: the transposition table to use and fill (an earlier search's, kept
+        between the moves of a game), or None for a fresh one.
         """
         endings = endings if endings is not None else Endings()
         self.position = position
@@ -201,7 +216,7 @@ class Search:
         # Positions seen in the game, plus those on the current search path.
         self.path: set[int] = self.keys.keys(history) if self.repetition else set()
         self.path.discard(self.key)
-        self.table: dict[int, tuple[int, int, int, Delta | None]] = {}
+        self.table: TranspositionTable = {} if transpositions is None else transpositions
         self.killers: list[list[Delta | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
         self.history: dict[int, int] = {}
         self.nodes = 0
@@ -416,42 +431,21 @@ class Search:
         if entry is not None:
             entry_depth, flag, entry_score, table_move = entry
             if entry_depth >= depth:
-                entry_score = _from_table(entry_score, ply)
-                if flag == _EXACT:
-                    return entry_score
-                if flag == _LOWER and entry_score >= beta:
-                    return entry_score
-                if flag == _UPPER and entry_score <= alpha:
-                    return entry_score
+                settled = _settled(flag, _from_table(entry_score, ply), alpha, beta)
+                if settled is not None:
+                    return settled
 
         deltas = self.rules.deltas(own, opp)
         if not deltas:
             return self._count_ending(own, opp, color)
 
         is_pv = beta - alpha > 1
-        # Null move: if passing still beats beta, a real move surely would.
         if (
-            self.settings.null_move
-            and not is_pv
+            not is_pv
             and depth >= 3
-            and own.bit_count() >= _NULL_MOVE_MIN_PIECES
-            and self.evaluate(own, opp) >= beta
+            and self._null_move_fails_high(own, opp, key, color, depth, beta, ply, quiet, cut)
         ):
-            reduction = 3 if depth >= 6 else 2
-            score = -self._node(
-                opp,
-                own,
-                key ^ self.keys.black_to_move,
-                color ^ 1,
-                depth - 1 - reduction,
-                -beta,
-                -beta + 1,
-                ply + 1,
-                quiet + 1,
-                not cut,
-            )
-            if score >= beta and abs(score) < COUNT_WIN:
-                return beta
+            return beta
 
         ordered = self._order(deltas, table_move, ply, own, opp)
         if (
@@ -525,21 +519,55 @@ class Search:
                         alpha = score
                         if score >= beta:
                             if keep == KEEP_ALL:
-                                if killers[0] != delta:
-                                    killers[1], killers[0] = killers[0], delta
-                                self.history[flip] = self.history.get(flip, 0) + depth * depth
+                                self._remember_quiet_cut(delta, killers, depth)
                             break
         finally:
             self.path.discard(key)
 
-        if best_score >= beta:
-            flag = _LOWER
-        elif best_score > original_alpha:
-            flag = _EXACT
-        else:
-            flag = _UPPER
+        flag = _LOWER if best_score >= beta else _EXACT if best_score > original_alpha else _UPPER
         self.table[key] = (depth, flag, _to_table(best_score, ply), best_delta)
         return best_score
+
+    def _null_move_fails_high(
+        self,
+        own: int,
+        opp: int,
+        key: int,
+        color: int,
+        depth: int,
+        beta: int,
+        ply: int,
+        quiet: int,
+        cut: bool,
+    ) -> bool:
+        """Null move: if passing still beats beta, a real move surely would."""
+        if (
+            not self.settings.null_move
+            or own.bit_count() < _NULL_MOVE_MIN_PIECES
+            or self.evaluate(own, opp) < beta
+        ):
+            return False
+        reduction = 3 if depth >= 6 else 2
+        score = -self._node(
+            opp,
+            own,
+            key ^ self.keys.black_to_move,
+            color ^ 1,
+            depth - 1 - reduction,
+            -beta,
+            -beta + 1,
+            ply + 1,
+            quiet + 1,
+            not cut,
+        )
+        return score >= beta and abs(score) < COUNT_WIN
+
+    def _remember_quiet_cut(self, delta: Delta, killers: list[Delta | None], depth: int) -> None:
+        """A quiet move that refuted a node: a killer at its ply, and in the history."""
+        if killers[0] != delta:
+            killers[1], killers[0] = killers[0], delta
+        flip = delta[0]
+        self.history[flip] = self.history.get(flip, 0) + depth * depth
 
     def _multi_cut(
         self,

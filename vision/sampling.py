@@ -123,7 +123,7 @@ def sampling_layout(config: VisionConfig, size: int) -> SamplingLayout:
         paper_pixels=paper_pixels,
         paper_grid=np.array(cells, np.float64),
         point_cells=np.array(point_cells, np.intp),
-        point_arms=np.array([[0 <= x + dx < size and 0 <= y + dy < size for dx, dy in ARMS]
+        point_arms=np.array([[_printed_arm(size, x, y, dx, dy) for dx, dy in ARMS]
                              for x, y in points]),
         cell_neighbours=_cell_neighbours(cells, points),
         point_neighbours=np.array([[points.index((x + dx, y + dy))
@@ -132,6 +132,16 @@ def sampling_layout(config: VisionConfig, size: int) -> SamplingLayout:
                                    for x, y in points], np.intp),
         paper_positions=_grid_positions(paper_pixels, view, pitch, margin, size),
     )
+
+
+def _printed_arm(size: int, x: int, y: int, dx: int, dy: int) -> bool:
+    """Whether ink leaves point (x, y) towards (dx, dy): a grid line, or past the grid's edge a
+    loop, which carries on the second and third lines from each side (never the outermost, nor
+    the middle line of a 7x7 board)."""
+    if 0 <= x + dx < size and 0 <= y + dy < size:
+        return True
+    line = y if dx else x
+    return min(line, size - 1 - line) in (1, 2)
 
 
 def _cell_neighbours(cells: list[tuple[float, float]], points: list[tuple[int, int]]
@@ -213,7 +223,8 @@ def cross_positions(model: BoardModel) -> np.ndarray:
     for dx, dy in ARMS:
         steps = []
         for distance in CROSS_STEPS:
-            along = np.array([dx, dy], np.float64) * distance
+            # Ranks count up the sheet, its y axis down.
+            along = np.array([dx, -dy], np.float64) * distance
             normal = np.array([-dy, dx], np.float64)
             steps.append([along + normal * offset for offset in CROSS_ACROSS])
         arms.append(steps)

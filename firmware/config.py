@@ -50,7 +50,6 @@ raises the first.
 from __future__ import annotations
 
 import ipaddress
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -59,7 +58,12 @@ from typing import Any
 from controller import Color, Endings, SurakartaError, Variant, parse_variant
 from controller.match import Counting, Match, MatchRules, Scoring
 from controller.numbers import LEVEL, Bounds, seconds, whole
-from hardware.config import HardwareConfig, check_hardware_config, load_hardware_config
+from hardware.config import (
+    HardwareConfig,
+    check_hardware_config,
+    load_hardware_config,
+    read_toml,
+)
 
 CAMERA_SOURCES = ("synthetic", "usb", "picamera", "file", "folder")
 MODES: dict[str, Color | None] = {
@@ -381,18 +385,9 @@ def _parse_match(c: _Checker, document: Mapping[str, Any], variant: Variant) -> 
 
 def _read(path: Path) -> Mapping[str, Any]:
     try:
-        with path.open("rb") as file:
-            return tomllib.load(file)
+        return read_toml(path, ConfigError)
     except FileNotFoundError:
         raise ConfigError(f"config file not found: {str(path)!r}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"invalid TOML in {str(path)!r}: {error}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"invalid TOML in {str(path)!r}: not UTF-8 text") from None
-    except RecursionError:
-        raise ConfigError(f"invalid TOML in {str(path)!r}: nested too deeply") from None
-    except ValueError as error:  # an integer of more digits than Python converts
-        raise ConfigError(f"invalid TOML in {str(path)!r}: {error}") from None
     except OSError as error:
         raise ConfigError(
             f"cannot read config file {str(path)!r}: {error.strerror or error}"

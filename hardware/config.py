@@ -527,20 +527,28 @@ def load_hardware_config(table: Mapping[str, Any]) -> HardwareConfig:
     return config
 
 
+def read_toml(path: str | Path, invalid: Callable[[str], Exception]) -> dict[str, Any]:
+    """The document of a TOML file (the board's config, whose ``[hardware]`` table this
+    module reads); text that is no TOML raises ``invalid("invalid TOML in 'path': why")``,
+    and a file that cannot be read its OSError."""
+    try:
+        with open(path, "rb") as file:
+            return tomllib.load(file)
+    except tomllib.TOMLDecodeError as error:
+        raise invalid(f"invalid TOML in {str(path)!r}: {error}") from None
+    except UnicodeDecodeError:
+        # tomllib decodes the bytes itself; its error would not name the file.
+        raise invalid(f"invalid TOML in {str(path)!r}: not UTF-8 text") from None
+    except RecursionError:
+        raise invalid(f"invalid TOML in {str(path)!r}: nested too deeply") from None
+    except ValueError as error:  # an integer of more digits than Python converts
+        raise invalid(f"invalid TOML in {str(path)!r}: {error}") from None
+
+
 def read_hardware_table(path: str | Path) -> Mapping[str, Any]:
     """The ``[hardware]`` table of a TOML file (empty when the file has none)."""
     try:
-        with open(path, "rb") as file:
-            document = tomllib.load(file)
-    except tomllib.TOMLDecodeError as error:
-        raise HardwareConfigError(f"invalid TOML in {str(path)!r}: {error}") from None
-    except UnicodeDecodeError:
-        # tomllib decodes the bytes itself; its error would not name the file.
-        raise HardwareConfigError(f"invalid TOML in {str(path)!r}: not UTF-8 text") from None
-    except RecursionError:
-        raise HardwareConfigError(f"invalid TOML in {str(path)!r}: nested too deeply") from None
-    except ValueError as error:  # an integer of more digits than Python converts
-        raise HardwareConfigError(f"invalid TOML in {str(path)!r}: {error}") from None
+        document = read_toml(path, HardwareConfigError)
     except OSError as error:
         reason = error.strerror or str(error)
         raise HardwareError(f"cannot read configuration file: {str(path)!r} ({reason})") from None

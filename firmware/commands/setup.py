@@ -311,23 +311,24 @@ def _check_sheet(sights: list[Sight]) -> Sight:
             "printed sheet in view, with light on it and the camera above it, and focus "
             "the lens if the picture is blurred")
     print(f"  using camera {best.spec}")
-    if missing := _missing(best.markers):
-        raise StepFailed(
-            "the markers near " + ", ".join(missing) + " are "
-            f"not in view ({len(best.markers)} of 4 seen): raise the camera or centre it over "
-            f"the board so that the whole sheet is in the picture ({best.marked})")
     sides, widths = _marker_quality(best)
-    if min(sides) < LEAST_MARKER_PIXELS:
-        raise StepFailed(
-            f"the board is small in the picture (markers {min(sides):.0f} pixels across, "
-            f"at least {LEAST_MARKER_PIXELS:.0f} wanted): lower the camera, use a narrower "
-            "lens or a higher camera resolution")
+    # Blur first: a blurred marker may go unread, and is then no sign of a sheet out of view.
     if max(widths) > BLUR_LIMIT:
         raise StepFailed(
             f"the picture is blurred (marker edges {max(widths):.2f} of a cell wide, at most "
             f"{BLUR_LIMIT} wanted): focus the lens (a webcam's ring; the Pi Camera Module 3 "
             "focuses itself, an older one turns with its tool), hold the camera still, or "
             "add light")
+    if missing := _missing(best.markers):
+        raise StepFailed(
+            "the markers near " + ", ".join(missing) + " are "
+            f"not in view ({len(best.markers)} of 4 seen): raise the camera or centre it over "
+            f"the board so that the whole sheet is in the picture ({best.marked})")
+    if min(sides) < LEAST_MARKER_PIXELS:
+        raise StepFailed(
+            f"the board is small in the picture (markers {min(sides):.0f} pixels across, "
+            f"at least {LEAST_MARKER_PIXELS:.0f} wanted): lower the camera, use a narrower "
+            "lens or a higher camera resolution")
     print(f"  all 4 markers in view, {min(sides):.0f}+ pixels across, edges sharp "
           f"({max(widths):.2f} of a cell)")
     return best

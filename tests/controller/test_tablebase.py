@@ -22,7 +22,12 @@ from controller.engine.tablebase import (
     shipped,
 )
 from controller.engine.tablebase_build import build, positions_of
-from controller.engine.tablebase_verify import BruteForce, random_positions, verify
+from controller.engine.tablebase_verify import (
+    BruteForce,
+    held_positions,
+    random_positions,
+    verify,
+)
 from controller.errors import BadVariant
 from controller.game import Game
 from controller.movegen import make_move
@@ -172,6 +177,27 @@ def test_search_sees_a_won_ending_behind_a_capture() -> None:
     assert result.score > MATE - 64
     without = think(position, depth=2, tablebase=False)
     assert without.score < MATE - 64
+
+
+def test_the_7x7_tables_ship_and_the_engine_plays_their_wins() -> None:
+    sepur = shipped(Variant.SEPUR)
+    assert sepur is not None and sepur.size == 7 and sepur.max_pieces >= 4
+    rng = random.Random(4)
+    while True:
+        position = random_positions(1, 4, rng, size=7)[0]
+        probe = verdict(sepur, position)
+        if probe is not None and probe.result is Result.WIN and probe.plies >= 5:
+            break
+    result = think(position, Variant.SEPUR, movetime=5.0)
+    assert result.score == MATE - probe.plies and result.nodes == 0
+
+
+@pytest.mark.slow
+def test_the_7x7_tables_agree_with_brute_force() -> None:
+    sepur = shipped(Variant.SEPUR)
+    assert sepur is not None
+    positions = held_positions(sepur, 120, random.Random(7))
+    assert verify(sepur, positions, horizon=4, variant=Variant.SEPUR) == []
 
 
 def test_brute_force_sees_an_immediate_wipe_out() -> None:

@@ -12,11 +12,13 @@ EVALUATION_SECONDS = 0.7
 
 
 def evaluation_text(game: Game, seconds: float = EVALUATION_SECONDS) -> str:
-    """One line: the score for the side to move, the best move and the depth reached."""
+    """One line: the score for the side to move, the best move and the depth reached (or
+    that the tables, which are exact, gave them)."""
     view = evaluate(game, seconds)
     if "best" not in view:
         return str(view["text"])  # why the engine could not judge the position
-    return f"{view['text']}, best {view['best']} (depth {view['depth']})"
+    source = "the tables" if view["exact"] else f"depth {view['depth']}"
+    return f"{view['text']}, best {view['best']} ({source})"
 
 
 class Evaluation:

@@ -47,6 +47,7 @@ def evaluate(game: Game, seconds: float = EVALUATION_SECONDS) -> dict[str, Any]:
         "best": result.move.name,
         "line": [move.name for move in result.pv],
         "depth": result.depth,
+        "exact": exact is not None,
     }
 
 

@@ -31,7 +31,7 @@ THROWN_AWAY = "6/6/6/6/1bb1r1/3r2 r"
 def test_the_evaluation_of_a_table_position_is_its_exact_result() -> None:
     won = Game(start=parse_position(WON_IN_7))
     assert evaluate(won, 0.05)["text"] == "red to move: wins in 7 plies"
-    assert evaluation_text(won, 0.05).startswith("red to move: wins in 7 plies, best e4xb5")
+    assert evaluation_text(won, 0.05) == "red to move: wins in 7 plies, best e4xb5 (the tables)"
     drawn = Game(start=parse_position("4b1/6/6/3r2/6/6 b"))
     assert evaluate(drawn, 0.05)["text"] == "black to move: draw, no forced wipe-out"
 

@@ -42,6 +42,11 @@ from vision.config import VisionConfig
 from vision.reader import BoardReader, FrameReading
 from vision.render import SKIN_TONES, Hand, Scene, render
 
+_HAND_ACTIONS = frozenset(
+    {Action.MOVE, Action.CAPTURE, Action.LIFT, Action.PLACE, Action.REMOVE, Action.PUT}
+)
+"""Scenario actions that the hand carries out on the board."""
+
 
 @dataclass(frozen=True, slots=True)
 class Timing:
@@ -385,7 +390,9 @@ class Simulation:
         for point in points:
             if not geometry(self.board.size).is_on_board(point):
                 raise BadScenario(f"line {line}: {point_name(point)} is not on the board")
-        if action is Action.VARIANT:
+        if action in _HAND_ACTIONS:
+            self._hand_step(step)
+        elif action is Action.VARIANT:
             assert step.variant is not None
             if self.referee.current.moves:
                 raise BadScenario(f"line {line}: the variant must come before the first move")
@@ -395,7 +402,20 @@ class Simulation:
             self.session.poll_engine(self.t)
         elif action is Action.LEVEL:
             self.session.feed(SetLevel(int(step.number)), self.t)
-        elif action is Action.MOVE:
+        elif action is Action.PRESS:
+            assert step.button is not None
+            self.press(step.button)
+        elif action is Action.WAIT:
+            self.advance(step.number)
+        elif action is Action.FOLLOW:
+            if self.last_lit is None:
+                raise BadScenario(f"line {line}: nothing is lit to follow")
+            self.carry_out(self.last_lit, line)
+
+    def _hand_step(self, step: Step) -> None:
+        """A scenario step the hand carries out on the board."""
+        action, points, line = step.action, step.points, step.line
+        if action is Action.MOVE:
             self.move(points[0], points[1], line)
         elif action is Action.CAPTURE:
             self.capture(points[0], points[1], line)
@@ -408,13 +428,4 @@ class Simulation:
             self.board.held.pop()
         elif action is Action.PUT:
             self.place(points[0], line, step.color)
-        elif action is Action.PRESS:
-            assert step.button is not None
-            self.press(step.button)
-        elif action is Action.WAIT:
-            self.advance(step.number)
-        elif action is Action.FOLLOW:
-            if self.last_lit is None:
-                raise BadScenario(f"line {line}: nothing is lit to follow")
-            self.carry_out(self.last_lit, line)
 

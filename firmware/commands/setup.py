@@ -1,7 +1,8 @@
 """``surakarta setup``: a first build on the Pi, step by step, with no file to edit by hand.
 
 1. cameras: every camera found (the Pi camera, USB cameras, or those given with
-   ``--camera``) takes a picture, saved so the maker sees what it sees;
+   ``--camera``) takes a picture, saved so the maker sees what it sees, and again with
+   the markers it found outlined and the corners out of view written on it;
 2. the sheet: the chosen camera must see all four markers, large and sharp enough;
 3. calibration, from that picture of the start position;
 4. the config, with this user's folders and the chosen camera;

@@ -53,7 +53,7 @@ def analysis_request(request: int, game: Game) -> Think:
         plies_without_capture=0,
         variant=game.variant,
         endings=game.endings,
-        level=10,
+        level=10,  # judged at full strength, as hints are
         moves=tuple(game.moves),
     )
 

@@ -17,7 +17,7 @@ Choices where GTP (a Go protocol) leaves room:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Protocol
@@ -49,6 +49,22 @@ class Player(Protocol):
 
 class GtpError(SurakartaError, ValueError):
     """A command the engine refuses; the message becomes the ``?`` answer."""
+
+
+class GtpRefused(GtpError):
+    """An engine's ``?`` answer, read by ``answer_text``; the message is its error."""
+
+
+def answer_text(lines: Sequence[str]) -> str:
+    """The result in the lines of one answer (as ``GtpEngine.handle`` frames it, without
+    the blank line that ends it): GtpRefused for a ``?`` answer, GtpError for lines that
+    are no answer. A controller of engines (``firmware.tournament``) reads them so."""
+    head = lines[0] if lines else ""
+    if head.startswith("?"):
+        raise GtpRefused(head[1:].lstrip("0123456789").strip())
+    if not head.startswith("="):
+        raise GtpError(f"not an answer: {head!r}")
+    return "\n".join([head[1:].lstrip("0123456789").strip(), *lines[1:]]).strip()
 
 
 @dataclass(frozen=True, slots=True)

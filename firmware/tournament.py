@@ -28,6 +28,7 @@ from enum import Enum
 
 from controller.errors import SurakartaError
 from controller.game import Game, Outcome
+from controller.gtp import GtpError, GtpRefused, answer_text
 from controller.position import Color
 from controller.variants import Variant
 
@@ -279,13 +280,14 @@ class EngineProcess:
             if answer and not line.strip():
                 break
             answer.append(line)
-        head = answer[0]
-        if head.startswith("?"):
-            error = head[1:].lstrip("0123456789").strip()
-            raise EngineFailure(f"engine {self.label} refused {command!r}: {error}")
-        if not head.startswith("="):
-            raise EngineFailure(f"engine {self.label} answered {command!r} with {head!r}")
-        return "\n".join([head[1:].lstrip("0123456789").strip(), *answer[1:]]).strip()
+        try:
+            return answer_text(answer)
+        except GtpRefused as error:
+            raise EngineFailure(f"engine {self.label} refused {command!r}: {error}") from None
+        except GtpError:
+            raise EngineFailure(
+                f"engine {self.label} answered {command!r} with {answer[0]!r}"
+            ) from None
 
     def close(self) -> None:
         """Ask the engine to quit, and end it if it does not."""

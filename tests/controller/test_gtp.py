@@ -6,7 +6,7 @@ import pytest
 
 from controller.baselines import GreedyPlayer, RandomPlayer
 from controller.engine.player import EnginePlayer
-from controller.gtp import GtpEngine
+from controller.gtp import GtpEngine, GtpError, GtpRefused, answer_text
 from controller.movegen import legal_moves
 from controller.position import parse_position
 
@@ -65,6 +65,21 @@ def test_list_and_known_commands(gtp: GtpEngine) -> None:
 def test_ids_are_echoed(gtp: GtpEngine) -> None:
     assert gtp.handle("12 protocol_version") == "=12 2\n\n"
     assert gtp.handle("7 fly") == "?7 unknown command: 'fly'\n\n"
+
+
+def test_a_controller_reads_the_answers_as_the_engine_frames_them(gtp: GtpEngine) -> None:
+    def read(line: str) -> str:
+        answer = gtp.handle(line)
+        assert answer is not None
+        return answer_text(answer.removesuffix("\n\n").split("\n"))
+
+    assert read("12 protocol_version") == "2"
+    board = read("showboard")
+    assert board == ok(gtp, "showboard").strip() and board.count("\n") >= 6
+    with pytest.raises(GtpRefused, match=r"^unknown command: 'fly'$"):
+        read("7 fly")
+    with pytest.raises(GtpError, match="not an answer: 'hello'"):
+        answer_text(["hello"])
 
 
 def test_blank_and_comment_lines_get_no_answer(gtp: GtpEngine) -> None:

@@ -11,7 +11,10 @@ many (the slow tier, by hand or nightly)::
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 LONG = os.environ.get("SURAKARTA_FUZZ") == "long"
@@ -25,6 +28,18 @@ def fuzz(examples: int = 60) -> settings:
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                HealthCheck.function_scoped_fixture],
     )
+
+
+def both_tiers(
+    given: Callable[[Callable[..., None]], Any], fast: int, long: int
+) -> Callable[[Callable[..., None]], tuple[Any, Any]]:
+    """A property as two tests: ``fast`` examples in the fast tier, ``long`` in the slow
+    tier (marked slow). ``given`` is hypothesis's ``given(...)`` of the property."""
+
+    def tiers(prop: Callable[..., None]) -> tuple[Any, Any]:
+        return fuzz(fast)(given(prop)), pytest.mark.slow(fuzz(long)(given(prop)))
+
+    return tiers
 
 
 def one_line(error: BaseException) -> str:

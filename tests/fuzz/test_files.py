@@ -50,7 +50,7 @@ toml_values: st.SearchStrategy[Any] = st.recursive(
 )
 
 
-def _toml_value(value: Any) -> str:
+def toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
@@ -64,8 +64,8 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, str):
         return json.dumps(value)  # a JSON string is a TOML basic string
     if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
-    return "{" + ", ".join(f"{key} = {_toml_value(item)}" for key, item in value.items()) + "}"
+        return "[" + ", ".join(toml_value(item) for item in value) + "]"
+    return "{" + ", ".join(f"{key} = {toml_value(item)}" for key, item in value.items()) + "}"
 
 
 @st.composite
@@ -74,7 +74,7 @@ def config_texts(draw: st.DrawFn) -> str:
     for section in draw(st.lists(st.sampled_from(sorted(KEYS)), unique=True, max_size=4)):
         lines.append(f"[{section}]")
         for key in draw(st.lists(st.sampled_from(KEYS[section]), unique=True, max_size=4)):
-            lines.append(f"{key} = {_toml_value(draw(toml_values))}")
+            lines.append(f"{key} = {toml_value(draw(toml_values))}")
     return "\n".join(lines) + "\n"
 
 

@@ -58,6 +58,27 @@ def scan_both(
     return _scan(circuit, own, opp, jumps, sides=2)
 
 
+def _looped_end(
+    stations: tuple[int, ...], ring: list[int], order: int, direction: int, line: int
+) -> int | None:
+    """The station a trip from ``ring[order]`` going ``direction`` stops at (the next
+    occupied one, passing over the origin's other station), when the trip passes a
+    loop on the way; None when it does not, or when nothing else stands on the circuit."""
+    count = len(ring)
+    start = ring[order]
+    neighbour = (order + direction) % count
+    end = ring[neighbour]
+    if stations[end] == stations[start]:
+        end = ring[(neighbour + direction) % count]
+        if end == start:
+            return None
+    if direction == 1:
+        looped = end < start or end // line != start // line
+    else:
+        looped = end > start or end // line != start // line
+    return end if looped else None
+
+
 def _scan(
     circuit: Circuit, own: int, opp: int, jumps: bool, sides: int
 ) -> tuple[CircuitCaptures, CircuitCaptures]:
@@ -78,18 +99,8 @@ def _scan(
             continue
         friends = own if side == 0 else opp
         for direction in (1, -1):
-            # The next occupied station, passing over the origin's other station.
-            neighbour = (order + direction) % count
-            end = ring[neighbour]
-            if stations[end] == origin:
-                end = ring[(neighbour + direction) % count]
-                if end == start:
-                    continue  # nothing else stands on this circuit
-            if direction == 1:
-                looped = end < start or end // line != start // line
-            else:
-                looped = end > start or end // line != start // line
-            if not looped:
+            end = _looped_end(stations, ring, order, direction, line)
+            if end is None:
                 continue
             target = stations[end]
             if friends >> target & 1:

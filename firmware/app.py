@@ -372,9 +372,13 @@ class BoardApp:
         self._saves_failing = failing
         if failing is None:
             log.info("the game is saved again")
+            self.session.last_message = "the game is saved again"
             self.hardware.scene.clear(SAVE_TROUBLE_LAYER)
             return
-        log.error("the game cannot be saved (%s): free some space or check the disk", failing)
+        message = f"the game cannot be saved ({failing}): free some space or check the disk"
+        log.error("%s", message)
+        # The status line too (the companion page shows it): the lamps alone do not say why.
+        self.session.last_message = message
         size = self.session.referee.position.size
         middle = range((size - 1) // 2, size // 2 + 1)
         points = tuple(point_name(point_at(x, y)) for x in middle for y in middle)

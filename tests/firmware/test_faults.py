@@ -307,11 +307,31 @@ def test_failing_saves_are_shown_on_the_lamps_until_they_work_again(
     import errno
 
     from controller import start_position
-    from firmware.app import SAVE_TROUBLE_LAYER
+    from hardware.chain import Chain
+    from hardware.chip_model import ShiftRegisterChainModel
+    from hardware.lamps import LampLayout
 
     cameras = FaultyCameras(start_position())
     clock = FakeClock()
-    app = _app(tmp_path, cameras, clock)
+    pins = mock_factory()
+    pins.reset()  # gpiozero's mock pins are shared by every factory: fresh ones here
+    # The lamps as the 74HC595 chain shows them, watched on the board's default pins.
+    chain = Chain.of(LampLayout(6))
+    chips = ShiftRegisterChainModel(pins, data=17, clock=27, latch=22, chips=chain.chips)
+    path = tmp_path / "board.toml"
+    path.write_text('[camera]\nsource = "synthetic"\n[journal]\npath = "journal.json"\n')
+    app = BoardApp(load_config(path), pins, clock, cameras)
+    middle = [chain.output_of(name) for name in ("c3", "c4", "d3", "d4")]
+
+    def middle_lit_over_a_period() -> list[bool]:
+        """Whether the middle points are lit, sampled over one period of the blink."""
+        seen = []
+        for _ in range(6):
+            app.hardware.refresher.refresh()
+            seen.append(all(chips.output(output) for output in middle))
+            clock.now += 0.5
+        return seen
+
     real_replace = os.replace
     full = {"on": True}
 
@@ -322,15 +342,19 @@ def test_failing_saves_are_shown_on_the_lamps_until_they_work_again(
 
     try:
         _run(app, clock, 10)
+        assert not any(middle_lit_over_a_period()), "nothing lights the middle at the start"
         monkeypatch.setattr(os, "replace", replace_on_a_full_disk)
         cameras.position = _after(cameras.position, "b2-c3")
         _run(app, clock, 10)
         assert app.session.referee.current.moves, "the game goes on"
-        assert SAVE_TROUBLE_LAYER in app.hardware.scene.layer_names, "the lamps say so"
+        blink = middle_lit_over_a_period()
+        assert any(blink) and not all(blink), "the middle points blink while saves fail"
+        assert "cannot be saved (No space left on device)" in app.session.last_message
         full["on"] = False
         cameras.position = _after(cameras.position, "e5-e4")
         _run(app, clock, 10)
-        assert SAVE_TROUBLE_LAYER not in app.hardware.scene.layer_names
+        assert not any(middle_lit_over_a_period()), "and go dark once a save works"
+        assert "cannot be saved" not in app.session.last_message
     finally:
         app.close()
     state = Journal(tmp_path / "journal.json").load()

@@ -60,6 +60,15 @@ def run(args: argparse.Namespace) -> int:
     out: Path = args.out or default_path(variant, variant.size)
     only = None if args.only is None else _classes(args.only, args.pieces)
     known = _known(out, variant) if args.reuse else None
+    # Classes of more pieces already in the file stay: making the four-piece tables
+    # again must not throw away the five-piece ones that took an hour.
+    larger = _larger_classes(out, variant, args.pieces)
+
+    def save(tables: Tablebase) -> None:
+        merged = {**tables.tables, **larger}
+        most = max(map(sum, merged))
+        Tablebase(variant, tables.size, most, merged).save(out)
+
     with writing(out):
         # Saved after every class: a long run stopped half-way keeps what it solved.
         table = build(
@@ -68,9 +77,9 @@ def run(args: argparse.Namespace) -> int:
             progress=lambda line: print(line, flush=True),
             known=known,
             only=only,
-            checkpoint=lambda tables: tables.save(out),
+            checkpoint=save,
         )
-        table.save(out)
+        save(table)
     print(f"wrote {out} ({out.stat().st_size:,} bytes)")
     if args.check:
         positions = held_positions(table, args.check, random.Random(1))
@@ -102,6 +111,18 @@ def _known(path: Path, variant: Variant) -> Tablebase | None:
         return Tablebase.load(path)
     except (BadTablebase, OSError) as error:
         raise BadOption(f"cannot reuse {str(path)!r}: {error}") from None
+
+
+def _larger_classes(path: Path, variant: Variant, pieces: int) -> dict[tuple[int, int], bytes]:
+    """The classes of more than ``pieces`` pieces in the tables at ``path`` (none when
+    there is no readable file of ``variant``'s tables there)."""
+    try:
+        found = Tablebase.load(path)
+    except (BadTablebase, OSError):
+        return {}
+    if (found.variant, found.size) != (variant, variant.size):
+        return {}
+    return {m: found.tables[m] for m in found.classes if sum(m) > pieces}
 
 
 def _probe(text: str, variant: Variant) -> int:

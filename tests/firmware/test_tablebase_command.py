@@ -58,3 +58,6 @@ def test_a_run_adds_some_classes_of_more_pieces_to_the_tables_it_keeps(
     table = shipped(Variant.STANDARD)
     assert table is not None and made.classes == [(1, 1), (1, 2), (2, 1)]
     assert made.tables == {m: table.tables[m] for m in made.classes}
+    # Making the smaller tables again keeps the larger classes already made.
+    assert main(["tablebase", "--pieces", "2", "--out", str(out)]) == 0
+    assert Tablebase.load(out).classes == [(1, 1), (1, 2), (2, 1)]

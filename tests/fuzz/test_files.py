@@ -8,7 +8,6 @@ import random
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -17,7 +16,7 @@ from controller.errors import SurakartaError
 from firmware.config import ConfigError, check_config, load_config
 from firmware.journal import Journal, SessionState, signed, state_to_json
 from tests.firmware.test_config import real_calibration_text
-from tests.fuzz import fuzz, one_line
+from tests.fuzz import both_tiers, one_line
 
 KEYS = {
     "camera": ["source", "device", "path", "width", "height", "fps", "calibration"],
@@ -78,10 +77,7 @@ def config_texts(draw: st.DrawFn) -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.slow
-@fuzz(250)
-@given(st.one_of(config_texts(), st.text(max_size=200)))
-def test_any_config_is_valid_or_each_problem_is_one_line(tmp_path: Path, text: str) -> None:
+def _any_config_is_valid_or_each_problem_is_one_line(tmp_path: Path, text: str) -> None:
     path = tmp_path / "board.toml"
     path.write_text(text, encoding="utf-8")
     problems = check_config(path)
@@ -99,6 +95,14 @@ def test_any_config_is_valid_or_each_problem_is_one_line(tmp_path: Path, text: s
         assert math.isfinite(number) and number > 0
     assert 0 <= config.camera.device <= 255 and config.camera.width <= 8192
     assert config.hardware is None or (config.hardware.chips or 0) <= 64
+
+
+(
+    test_any_config_is_valid_or_each_problem_is_one_line,
+    test_any_config_is_valid_or_each_problem_is_one_line_long,
+) = both_tiers(
+    given(st.one_of(config_texts(), st.text(max_size=200))), fast=20, long=1000
+)(_any_config_is_valid_or_each_problem_is_one_line)
 
 
 def _calibration() -> dict[str, Any]:
@@ -123,10 +127,7 @@ leaves = st.one_of(
 )
 
 
-@pytest.mark.slow
-@fuzz(120)
-@given(st.randoms(use_true_random=False), leaves)
-def test_any_calibration_file_loads_or_is_one_line(
+def _any_calibration_file_loads_or_is_one_line(
     tmp_path: Path, rng: random.Random, leaf: Any
 ) -> None:
     from vision.calibrate import load_calibration
@@ -140,6 +141,14 @@ def test_any_calibration_file_loads_or_is_one_line(
         one_line(error)
 
 
+(
+    test_any_calibration_file_loads_or_is_one_line,
+    test_any_calibration_file_loads_or_is_one_line_long,
+) = both_tiers(
+    given(st.randoms(use_true_random=False), leaves), fast=10, long=500
+)(_any_calibration_file_loads_or_is_one_line)
+
+
 def _journal_document() -> dict[str, Any]:
     game = Game()
     for _ in range(8):
@@ -147,10 +156,7 @@ def _journal_document() -> dict[str, Any]:
     return dict(json.loads(state_to_json(SessionState(game, None, 5))))
 
 
-@pytest.mark.slow
-@fuzz(200)
-@given(st.randoms(use_true_random=False), leaves, st.booleans())
-def test_any_journal_resumes_or_is_set_aside(
+def _any_journal_resumes_or_is_set_aside(
     tmp_path: Path, rng: random.Random, leaf: Any, resign: bool
 ) -> None:
     path = tmp_path / f"journal-{rng.random()}.json"
@@ -168,6 +174,14 @@ def test_any_journal_resumes_or_is_set_aside(
         assert state.game.endings.no_capture_limit is None or (
             1 <= state.game.endings.no_capture_limit <= 10_000
         )
+
+
+(
+    test_any_journal_resumes_or_is_set_aside,
+    test_any_journal_resumes_or_is_set_aside_long,
+) = both_tiers(
+    given(st.randoms(use_true_random=False), leaves, st.booleans()), fast=15, long=600
+)(_any_journal_resumes_or_is_set_aside)
 
 
 def test_a_journal_of_any_bytes_never_stops_the_start(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from controller.position import start_position
-from tests.fuzz import fuzz, one_line
+from tests.fuzz import both_tiers, fuzz, one_line
 from vision.errors import BadImage, CameraUnavailable
 from vision.render import Scene, render
 from vision.sources import BadFrame, ImageFolder, OpenCVCapture, as_frame, load_image, open_source
@@ -68,25 +68,22 @@ def test_any_bytes_as_an_image_file_load_or_are_refused_in_one_line(
         assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
 
 
-@pytest.mark.slow
-@fuzz(40)
-@given(st.integers(0, len(_jpeg()) - 1))
-def test_a_jpeg_cut_anywhere_is_refused(tmp_path: Path, length: int) -> None:
+def _a_jpeg_cut_anywhere_is_refused(tmp_path: Path, length: int) -> None:
     path = tmp_path / "cut.jpg"
     path.write_bytes(_jpeg()[:length])
     with pytest.raises(BadImage):
         load_image(path)
 
 
-@pytest.mark.slow
-@fuzz(150)
-@given(
-    hnp.arrays(
-        dtype=st.sampled_from([np.uint8, np.uint16, np.float32, np.int32, np.bool_]),
-        shape=hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=6),
-    )
-)
-def test_any_array_from_a_camera_is_a_frame_or_a_bad_frame(array: np.ndarray) -> None:
+(
+    test_a_jpeg_cut_anywhere_is_refused,
+    test_a_jpeg_cut_anywhere_is_refused_long,
+) = both_tiers(
+    given(st.integers(0, len(_jpeg()) - 1)), fast=5, long=120
+)(_a_jpeg_cut_anywhere_is_refused)
+
+
+def _any_array_from_a_camera_is_a_frame_or_a_bad_frame(array: np.ndarray) -> None:
     try:
         frame = as_frame(array, "camera 0")
     except BadFrame as error:
@@ -94,6 +91,18 @@ def test_any_array_from_a_camera_is_a_frame_or_a_bad_frame(array: np.ndarray) ->
     else:
         assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
         assert frame.shape[:2] == array.shape[:2]
+
+
+camera_arrays = hnp.arrays(
+    dtype=st.sampled_from([np.uint8, np.uint16, np.float32, np.int32, np.bool_]),
+    shape=hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=6),
+)
+(
+    test_any_array_from_a_camera_is_a_frame_or_a_bad_frame,
+    test_any_array_from_a_camera_is_a_frame_or_a_bad_frame_long,
+) = both_tiers(
+    given(camera_arrays), fast=20, long=600
+)(_any_array_from_a_camera_is_a_frame_or_a_bad_frame)
 
 
 def test_grey_colour_and_deep_frames_are_converted() -> None:

@@ -122,7 +122,7 @@ def _run_and_check_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: 
 
 
 test_run_refuses_only_what_the_check_refuses, test_run_and_check_agree_long = both_tiers(
-    given(text=configs()), fast=15, long=200)(_run_and_check_agree)
+    given(text=configs()), fast=15, long=100)(_run_and_check_agree)
 
 
 def test_the_check_names_each_problem_run_would_stop_at(

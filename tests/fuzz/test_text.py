@@ -13,7 +13,7 @@ from controller.gtp import GtpEngine
 from controller.moves import parse_move_name
 from controller.record import GameRecord, read_record, read_records, write_record
 from firmware.scenario import parse_scenario
-from tests.fuzz import fuzz, one_line
+from tests.fuzz import both_tiers, one_line
 
 BOARD_CHARACTERS = "rb1234567/ 8x0-"
 MOVE_CHARACTERS = "abcdefgh0123456789-x~>²"
@@ -25,10 +25,7 @@ positions = st.one_of(
 )
 
 
-@pytest.mark.slow
-@fuzz(300)
-@given(positions)
-def test_any_position_string_parses_or_is_one_line(text: str) -> None:
+def _any_position_string_parses_or_is_one_line(text: str) -> None:
     try:
         position = parse_position(text)
     except SurakartaError as error:
@@ -37,11 +34,15 @@ def test_any_position_string_parses_or_is_one_line(text: str) -> None:
         assert parse_position(str(position)) == position  # and it round-trips
 
 
-@pytest.mark.slow
-@fuzz(300)
-@given(st.one_of(st.text(MOVE_CHARACTERS, max_size=12), st.text(max_size=12)),
-       st.sampled_from([6, 7]))
-def test_any_move_name_parses_or_is_one_line(text: str, size: int) -> None:
+(
+    test_any_position_string_parses_or_is_one_line,
+    test_any_position_string_parses_or_is_one_line_long,
+) = both_tiers(
+    given(positions), fast=40, long=3000
+)(_any_position_string_parses_or_is_one_line)
+
+
+def _any_move_name_parses_or_is_one_line(text: str, size: int) -> None:
     try:
         parse_move_name(text, size)
     except SurakartaError as error:
@@ -53,6 +54,15 @@ def test_any_move_name_parses_or_is_one_line(text: str, size: int) -> None:
         one_line(error)
     else:
         assert move in legal_moves(start_position())
+
+
+move_names = st.one_of(st.text(MOVE_CHARACTERS, max_size=12), st.text(max_size=12))
+(
+    test_any_move_name_parses_or_is_one_line,
+    test_any_move_name_parses_or_is_one_line_long,
+) = both_tiers(
+    given(move_names, st.sampled_from([6, 7])), fast=40, long=3000
+)(_any_move_name_parses_or_is_one_line)
 
 
 def _record_text(moves: int) -> str:
@@ -77,10 +87,7 @@ records = st.one_of(
 )
 
 
-@pytest.mark.slow
-@fuzz(300)
-@given(records)
-def test_any_record_reads_or_names_its_line(text: str) -> None:
+def _any_record_reads_or_names_its_line(text: str) -> None:
     try:
         games = read_records(text)
     except SurakartaError as error:
@@ -88,6 +95,14 @@ def test_any_record_reads_or_names_its_line(text: str) -> None:
     else:
         for record in games:  # what was read writes back to the same game
             assert read_record(write_record(record)).game.moves == record.game.moves
+
+
+(
+    test_any_record_reads_or_names_its_line,
+    test_any_record_reads_or_names_its_line_long,
+) = both_tiers(
+    given(records), fast=40, long=3000
+)(_any_record_reads_or_names_its_line)
 
 
 def test_a_no_capture_limit_in_other_digits_names_its_line() -> None:
@@ -101,14 +116,7 @@ SCENARIO_WORDS = ["variant", "mode", "level", "move", "capture", "lift", "place"
                   "inf", "-1", "0.5", "computer", "sepur", "99999999999999999999"]
 
 
-@pytest.mark.slow
-@fuzz(300)
-@given(st.one_of(
-    st.text(max_size=120),
-    st.lists(st.lists(st.sampled_from(SCENARIO_WORDS), max_size=4), max_size=6).map(
-        lambda lines: "\n".join(" ".join(words) for words in lines)),
-))
-def test_any_scenario_parses_or_names_its_line(text: str) -> None:
+def _any_scenario_parses_or_names_its_line(text: str) -> None:
     try:
         steps = parse_scenario(text)
     except SurakartaError as error:
@@ -118,25 +126,40 @@ def test_any_scenario_parses_or_names_its_line(text: str) -> None:
             assert 0 <= step.number <= 3600, step
 
 
+scenarios = st.one_of(
+    st.text(max_size=120),
+    st.lists(st.lists(st.sampled_from(SCENARIO_WORDS), max_size=4), max_size=6).map(
+        lambda lines: "\n".join(" ".join(words) for words in lines)),
+)
+(
+    test_any_scenario_parses_or_names_its_line,
+    test_any_scenario_parses_or_names_its_line_long,
+) = both_tiers(given(scenarios), fast=30, long=3000)(_any_scenario_parses_or_names_its_line)
+
+
 GTP_WORDS = ["play", "genmove", "set_position", "boardsize", "variant", "undo", "level",
              "set_movetime", "final_score", "result", "red", "black", "b2-c3", "7", "6",
              "inf", "nan", "1e400", "-0", "0.01", "sepur", "borobudur", "6/6/6/6/6/6", "r",
              "legal_moves", "threats", "showboard", "clear_board", "reg_genmove", "quit", "12"]
 
 
-@pytest.mark.slow
-@fuzz(200)
-@given(st.lists(st.one_of(
-    st.text(max_size=30),
-    st.lists(st.sampled_from(GTP_WORDS), min_size=1, max_size=4).map(" ".join),
-), max_size=8))
-def test_any_gtp_session_answers_every_line(lines: list[str]) -> None:
+def _any_gtp_session_answers_every_line(lines: list[str]) -> None:
     engine = GtpEngine(RandomPlayer(0), movetime=0.01)
     for line in lines:
         answer = engine.handle(line)
         if answer is not None:
             assert answer[0] in "=?" and answer.endswith("\n\n"), answer
         assert 0 < engine.movetime <= 3600
+
+
+gtp_sessions = st.lists(st.one_of(
+    st.text(max_size=30),
+    st.lists(st.sampled_from(GTP_WORDS), min_size=1, max_size=4).map(" ".join),
+), max_size=8)
+(
+    test_any_gtp_session_answers_every_line,
+    test_any_gtp_session_answers_every_line_long,
+) = both_tiers(given(gtp_sessions), fast=20, long=1000)(_any_gtp_session_answers_every_line)
 
 
 def test_an_empty_board_scores_the_same_everywhere() -> None:

@@ -51,6 +51,9 @@ MIN_LABEL_SEPARATION = 0.3
 """Least distance between the median features of two labels (log paper-relative units)."""
 BRIGHTNESS_WEIGHT = 0.5
 """Weight of brightness against colour when checking the start position's points."""
+CROSS_WEIGHT = 0.5
+"""Weight of the cross against colour in that check: a piece set down off its point shows
+part of the cross it stands on."""
 PALE_CROSS = 0.3
 """Most cross a pale piece set may show at calibration."""
 PALE_BARE_CROSS = 0.4
@@ -303,7 +306,7 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
     def weighed(values: np.ndarray) -> np.ndarray:
         brightness = values[..., :3].mean(axis=-1, keepdims=True)
         return np.concatenate([values[..., :3] - brightness, BRIGHTNESS_WEIGHT * brightness,
-                               values[..., 3:]], axis=-1)
+                               CROSS_WEIGHT * values[..., 3:]], axis=-1)
 
     distances = np.linalg.norm(weighed(features) - weighed(medians)[None], axis=2)
     odd = distances.argmin(axis=1) != expected

@@ -115,11 +115,24 @@ def learn_colours(config: VisionConfig, features: np.ndarray, labels: np.ndarray
         # Glare at calibration must not make a label a catch-all for any colour.
         values, vectors = np.linalg.eigh(spread)
         spread = (vectors * np.minimum(values, config.largest_spread**2)) @ vectors.T
-        cross = bare_cross if label is PointLabel.EMPTY else config.cross_floor
+        cross = bare_cross if label is PointLabel.EMPTY else _piece_cross_floor(
+            config, float(np.linalg.norm(middles[index][:3] - middles[empty][:3])))
         floor = np.diag([config.colour_floor**2] * 3 + [cross**2])
         light = config.shadow_spread if label is PointLabel.EMPTY else config.top_light_spread
         covariances.append(spread + floor + light**2 * along)
     return ColourModel(np.stack(middles), np.stack(covariances))
+
+
+def _piece_cross_floor(config: VisionConfig, colour_distance: float) -> float:
+    """Least spread of a piece set in the cross: wider for a set far from the paper's colour.
+
+    A piece set down a little off its point uncovers the arms on its far side. For a dark
+    or strongly coloured set the colour says plainly it is a piece, and the uncovered arms
+    must not make it an outlier; for a set near the paper's colour the cross is evidence.
+    """
+    if colour_distance >= config.distinct_piece:
+        return config.distinct_piece_cross_floor
+    return config.cross_floor
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,12 @@ class VisionConfig:
     """Least standard deviation of a class in each channel of the log paper-relative colour."""
     cross_floor: float = 0.15
     """Least standard deviation of the pieces in how clearly the printed cross shows."""
+    distinct_piece: float = 1.0
+    """Colour distance (log units) from the paper beyond which a piece set is told from it
+    by colour alone, whatever the cross shows."""
+    distinct_piece_cross_floor: float = 0.35
+    """Least standard deviation in the cross of such a set: one set down off its point
+    shows some of the arms it should hide."""
     bare_cross_floor: float = 0.6
     """Least standard deviation of bare points in how clearly the cross shows: blur, a
     distant camera or a deep shadow can hide the line, but never draw one on a piece."""
@@ -99,6 +105,12 @@ class VisionConfig:
     warm_shadow_tolerance: float = 0.12
     """Most a darker paper sample next to a piece may be warmer than the paper beyond the
     usual tolerance (log units): a shadow lit only by a warm lamp; skin is warmer still."""
+    cool_light_tolerance: float = 0.12
+    """How much cooler (along the warm-cool axis, log units) than the board's paper a sample
+    may be beyond the usual tolerance: the edge of a warm spotlight's cone in daylight."""
+    cool_shadow_tolerance: float = 0.35
+    """Further cooling allowed next to a piece, up to the sample's darkness: a piece's shadow
+    under a low warm lamp is lit by the daylight alone."""
     near_piece_texture_tolerance: float = 0.45
     """Largest brightness spread of a paper sample next to a piece: a shadow's edge."""
 

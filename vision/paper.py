@@ -8,7 +8,9 @@ against the board as a whole:
 
 - colour: its chromaticity (log colour minus log brightness) must match the median
   chromaticity of all paper samples; coloured light shifts every sample alike and
-  cancels, skin and sleeves do not;
+  cancels, skin and sleeves do not. Light of another colour temperature over part of
+  the board (a spotlight's cone, a shadow lit by the sky) makes paper cooler, along the
+  warm-cool axis alone: a little of that is allowed, more in a piece's shadow;
 - brightness: it must lie near a smooth light field (a quadratic in log brightness
   over the board, fitted robustly so that a few bad samples do not drag it); a
   shadow darkens paper by up to ~0.7 in log units, a dark sleeve or dark skin by
@@ -89,8 +91,16 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     # The paper's colour from every sample judged: a hand can be brighter than dim paper,
     # so the brightest samples alone may be skin; shadows' other colours are allowed below.
     offset = chroma - np.median(chroma[judged], axis=0)
-    chroma_error = np.linalg.norm(offset, axis=1)
     brightness_error = brightness - _smooth_field(layout, brightness, clean, judged)
+    darkness = np.maximum(-brightness_error, 0.0)
+    # Light of another colour temperature (daylight round a warm spotlight's cone, a shadow
+    # lit by the sky alone) moves paper along the warm-cool axis only, and towards cool:
+    # no hand is bluer than the paper. That much is light, not an occluder.
+    cool_allowance = config.cool_light_tolerance + np.where(
+        near, np.minimum(darkness, config.cool_shadow_tolerance), 0.0)
+    cooler = np.clip(-(offset @ _WARM), 0.0, cool_allowance)
+    offset = offset + cooler[:, None] * _WARM
+    chroma_error = np.linalg.norm(offset, axis=1)
     tinted = near
     if coloured is not None:
         tinted = np.append(np.asarray(coloured, bool), False)[layout.cell_neighbours].any(axis=1)
@@ -98,7 +108,6 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     # hand there is caught by how much warmer than the paper it is. Under daylight and a
     # warm lamp, a piece's shadow against the daylight is lit by the lamp alone: warmer by
     # about as much as it is darker, and never by as much as skin.
-    darkness = np.maximum(-brightness_error, 0.0)
     warm_allowance = config.paper_chroma_tolerance + np.minimum(
         darkness, config.warm_shadow_tolerance)
     warmer = offset @ _WARM > warm_allowance

@@ -161,3 +161,26 @@ def test_frames_that_are_not_8_bit_images_are_refused(
 
     with pytest.raises(BadImage, match="8-bit"):
         BoardReader(calibration6).read(frame)
+
+
+def _tinted_left_third(image: np.ndarray, warmth: float) -> np.ndarray:
+    """The image with its left third lit warmer (positive) or cooler (negative), log units."""
+    tinted = image.astype(np.float64)
+    third = image.shape[1] // 3
+    tinted[:, :third, 0] *= np.exp(-warmth)  # blue
+    tinted[:, :third, 2] *= np.exp(warmth)  # red
+    return np.clip(tinted, 0, 255).astype(np.uint8)
+
+
+def test_cooler_light_over_part_of_the_board_is_light_but_warmer_is_not(
+    calibration6: Calibration,
+) -> None:
+    # Daylight round a warm spotlight's cone turns part of the paper cooler: still a board.
+    # The same change towards warm is what skin does, and the paper there is not trusted.
+    position = parse_position(POSITIONS_6[1])
+    image = render(position, Scene(seed=2))
+    cooler = BoardReader(calibration6).read(_tinted_left_third(image, -0.12))
+    assert cooler.reading == BoardReading.of(position)
+    warmer = BoardReader(calibration6).read(_tinted_left_third(image, 0.12))
+    assert warmer.reading is None
+    assert not warmer.paper_clear

@@ -37,8 +37,10 @@ KEEP_ALL = -1
 
 # Circuit tables grow with every new occupancy met; past this they start afresh so
 # that a long-running board stays small (a Pi Zero 2 W has 512 MB in all): an entry
-# takes 100 to 300 bytes. A search of one move meets far fewer occupancies.
-_MAX_TABLE_ENTRIES = 50_000
+# takes about 500 bytes, so a board size's two tables stay near 10 MB. At 50,000 they
+# took 50 MB a board size and filled over hours of play, so a board's memory rose for
+# hours; searches and perft are as fast with 10,000 (benchmarks/perft.py).
+_MAX_TABLE_ENTRIES = 10_000
 
 
 _Trips = tuple[tuple[int, ...], tuple[Delta, ...]]

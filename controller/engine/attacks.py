@@ -15,8 +15,9 @@ from controller.circuit_scan import CircuitCaptures, scan_both
 from controller.geometry import Circuit, geometry
 
 # Past this many entries a table starts afresh, so memory stays bounded: an entry
-# takes about 250 bytes, so the two tables of a board stay under about 25 MB.
-_MAX_ENTRIES = 50_000
+# takes about 200 bytes, so the two tables of a board size stay near 4 MB (they fill
+# within minutes of play, and searches are no slower than with five times as many).
+_MAX_ENTRIES = 10_000
 
 Reach = tuple[int, int, int]
 """What one side's pieces reach by circuit trips through at least one loop:

@@ -17,8 +17,9 @@ from controller.engine.attacks import AttackMaps, attack_maps
 from controller.geometry import DIAGONAL_SHIFTS, ORTHOGONAL_SHIFTS, geometry
 from controller.variants import Variant
 
-_MAX_CACHED_SCORES = 50_000
-"""Scores kept before the cache starts afresh: about 10 MB, small beside a Pi's memory."""
+_MAX_CACHED_SCORES = 10_000
+"""Scores kept before the cache starts afresh: about 2 MB (200 bytes a score), filled
+within minutes of play so that a board's memory levels off early."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,7 +121,7 @@ def test_a_power_cut_at_every_write_step_loses_no_game_and_no_record(
     actions = _session_actions(seed)
     new_game = actions.index("new")
     finished = _replay(actions[:new_game]).moves
-    cuts = 0
+    cuts = ending_cuts = 0
     for index in range(len(actions)):
         cut_at = 1
         while True:  # a cut before each disk step of this save, until the save completes
@@ -140,6 +140,7 @@ def test_a_power_cut_at_every_write_step_loses_no_game_and_no_record(
             except PowerCut:
                 done = False
                 cuts += 1
+                ending_cuts += game.is_over  # between the journal and the record, too
             disk.restore()
             journal.close()
             earlier = finished if index > new_game else None
@@ -147,8 +148,9 @@ def test_a_power_cut_at_every_write_step_loses_no_game_and_no_record(
             if done:
                 break
             cut_at += 1
-    print(f"seed {seed}: {cuts} power cuts")
+    print(f"seed {seed}: {cuts} power cuts, {ending_cuts} of them saving a game's end")
     assert cuts >= 60  # the eight seeds: over 500 cuts in all (the slow tier runs six)
+    assert ending_cuts >= 4  # the ending, and the ending made again after it was taken back
 
 
 Snapshot = tuple[list[str], bool]

@@ -1,4 +1,5 @@
-"""The main-loop soak of ``benchmarks/soak.py --main-loop MINUTES`` (see that file).
+"""The main-loop soak of ``benchmarks/soak.py --main-loop MINUTES`` (see that file; run
+it from there: run directly, ``benchmarks/vision.py`` would hide the vision package).
 
 The board is ``firmware.app.BoardApp`` with everything real but the pins (mock) and
 the camera: a rendered view of a virtual board that a scripted hand changes. Time is
@@ -12,7 +13,6 @@ import gc
 import logging
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -344,7 +344,3 @@ def _report(figures: Figures, seconds: float, log: Callable[[str], None]) -> int
     else:
         log("too short for a memory trend (samples every minute)")
     return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(soak_main_loop(float(sys.argv[1]) * 60 if len(sys.argv) > 1 else 600.0, 1))

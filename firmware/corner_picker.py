@@ -14,9 +14,11 @@ Decisions:
 - The image is scaled to fit the window both ways: enlarging a small camera frame
   makes one screen pixel finer than one image pixel, so clicks land more precisely.
   A pixel centre maps to a pixel centre (OpenCV puts pixel ``i``'s centre at ``i``).
-- The four clicks must form a convex quadrilateral, which catches corners clicked out
-  of order (their outline crosses itself). The turning direction is not checked: a
-  camera that mirrors its image still gives a usable board.
+- The four clicks are checked as ``surakarta calibrate`` checks corners
+  (:func:`vision.calibrate.homography_from_corners`): a convex outline with some area,
+  going round the board's way. Corners clicked out of order (an outline that crosses
+  itself, or runs the other way round) are refused in the window, where a click can
+  be undone, and not after it has closed.
 - A loupe near the pointer shows the original pixels enlarged, because the centre of
   a corner point is hard to hit on a scaled-down frame.
 - OpenCV's windows are missing from the headless build, and pygame is a dependency
@@ -36,6 +38,8 @@ import numpy as np
 
 from controller.errors import SurakartaError
 from controller.geometry import point_at, point_name
+from vision.calibrate import homography_from_corners
+from vision.errors import CalibrationFailed
 
 if TYPE_CHECKING:
     import pygame
@@ -49,8 +53,6 @@ MAX_WINDOW = (1200, 800)
 """Largest window, pixels (the status line included)."""
 STATUS_HEIGHT = 30
 """Height of the status line under the image, pixels."""
-MIN_AREA = 100.0
-"""Least area (window pixels) of the quadrilateral for it to be a board."""
 DESKTOP_SHARE = 0.9
 """Share of the desktop the window may take, so it fits small screens (a Pi display)."""
 LOUPE_PIXELS = 25
@@ -130,12 +132,23 @@ class CornerClicks:
 
     @property
     def is_usable(self) -> bool:
-        """Whether the four clicks outline a board: a convex quadrilateral with some area."""
-        return self.is_complete and _is_convex(self.clicks)
+        """Whether the four clicks outline a board as calibration takes it."""
+        return self.is_complete and _outline_a_board(self.size, self.corners())
+
+    @property
+    def is_mirrored(self) -> bool:
+        """Whether the four clicks outline a board seen in a mirror: in the order asked
+        for, but going round the other way, as a camera that mirrors its picture shows it."""
+        corners = self.corners()
+        return (self.is_complete and not self.is_usable
+                and _outline_a_board(self.size, [corners[i] for i in (1, 0, 3, 2)]))
 
     @property
     def prompt(self) -> str:
         """The status line: what to do next."""
+        if self.is_mirrored:
+            return ("the corners go round the wrong way: does the camera mirror its picture? "
+                    "Backspace to undo")
         if self.is_complete and not self.is_usable:
             return ("the corners are out of order (a1, bottom-right, top-right, top-left): "
                     "Backspace to undo")
@@ -196,15 +209,12 @@ class CornerClicks:
         return [((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))) for a, b in projected]
 
 
-def _is_convex(points: list[WindowPoint]) -> bool:
-    crosses = []
-    for i in range(4):
-        (ax, ay), (bx, by), (cx, cy) = points[i], points[(i + 1) % 4], points[(i + 2) % 4]
-        crosses.append((bx - ax) * (cy - by) - (by - ay) * (cx - bx))
-    area = abs(sum(points[i][0] * points[(i + 1) % 4][1] - points[(i + 1) % 4][0] * points[i][1]
-                   for i in range(4))) / 2
-    same_turn = all(c > 0 for c in crosses) or all(c < 0 for c in crosses)
-    return same_turn and area >= MIN_AREA
+def _outline_a_board(size: int, corners: list[ImagePoint]) -> bool:
+    try:
+        homography_from_corners(size, corners)
+    except CalibrationFailed:
+        return False
+    return True
 
 
 # ------------------------------------------------------------------ the window

@@ -26,8 +26,9 @@ from firmware.corner_picker import (
     window_bounds,
 )
 from vision.board_model import board_model
-from vision.calibrate import calibrate
+from vision.calibrate import calibrate, homography_from_corners
 from vision.config import VisionConfig
+from vision.errors import CalibrationFailed
 from vision.reader import BoardReader, ReadStatus
 from vision.render import Pose, Scene, point_pixels, render
 
@@ -124,6 +125,22 @@ def test_corners_out_of_order_are_refused_until_undone() -> None:
     for position in SQUARE[1:]:
         clicks.click(position)
     assert clicks.accept()
+
+
+def test_corners_that_go_round_the_wrong_way_are_refused_in_the_window() -> None:
+    # As a camera that mirrors its picture shows a board: calibration would refuse these
+    # corners, so the window does, while a click can still be undone.
+    clicks = CornerClicks(size=6, scale=1.0)
+    for x, y in SQUARE:
+        clicks.click((100.0 - x, y))
+    assert "mirror its picture" in clicks.prompt
+    assert not clicks.accept()
+    with pytest.raises(CalibrationFailed, match="wrong way"):
+        homography_from_corners(6, clicks.corners())
+    crossing = CornerClicks(size=6, scale=1.0)
+    for position in (SQUARE[0], SQUARE[2], SQUARE[1], SQUARE[3]):
+        crossing.click(position)
+    assert "out of order" in crossing.prompt and "mirror" not in crossing.prompt
 
 
 def test_the_grid_preview_runs_through_the_points() -> None:

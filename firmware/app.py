@@ -25,11 +25,10 @@ from controller.engine.service import BackgroundEngine
 from controller.errors import SurakartaError
 from controller.geometry import point_at, point_name
 from controller.match import Match
-from controller.position import start_position
 from controller.referee import Referee
 from controller.variants import Variant
 from firmware.board import DecisionObserver
-from firmware.config import CameraConfig, Config
+from firmware.config import Config
 from firmware.journal import Journal, SessionState
 from firmware.pipeline import PipelineParts, Service, open_pipeline
 from hardware.build import Hardware, build_hardware
@@ -41,15 +40,7 @@ from vision.calibrate import Calibration, calibrate, load_calibration
 from vision.config import VisionConfig
 from vision.errors import BadImage, CameraUnavailable
 from vision.reader import BoardReader, FrameReading, ReadStatus
-from vision.render import Scene
-from vision.sources import (
-    FrameSource,
-    ImageFolder,
-    OpenCVCapture,
-    PiCamera,
-    SyntheticCamera,
-    as_frame,
-)
+from vision.sources import FrameSource, as_frame, open_camera
 
 log = logging.getLogger(__name__)
 
@@ -72,22 +63,6 @@ SAVE_TROUBLE_LAYER = "saves"
 def _first_line(error: BaseException) -> str:
     text = str(error).strip()
     return text.splitlines()[0] if text else type(error).__name__
-
-
-def open_camera(camera: CameraConfig, board_size: int) -> FrameSource:
-    """The frame source a camera section describes."""
-    if camera.source == "usb":
-        return OpenCVCapture(camera.device, camera.width, camera.height)
-    if camera.source == "picamera":
-        return PiCamera(camera.width, camera.height)
-    if camera.source == "file":
-        assert camera.path is not None
-        return OpenCVCapture(camera.path)
-    if camera.source == "folder":
-        assert camera.path is not None
-        return ImageFolder(camera.path)
-    scene = Scene(width=camera.width, height=camera.height)
-    return SyntheticCamera(start_position(board_size), scene)
 
 
 def _open_hardware(

@@ -21,13 +21,17 @@ from vision.errors import BadCalibration, BadImage, CalibrationFailed, CameraLos
 from vision.reader import BoardReader, FrameReading, ReadStatus
 from vision.render import RenderOptions, Scene, random_scene, render
 from vision.sources import (
+    CameraSettings,
+    CameraSpec,
     FrameSource,
     ImageFolder,
     OpenCVCapture,
     PiCamera,
     SyntheticCamera,
     load_image,
+    open_camera,
     open_source,
+    parse_camera,
 )
 from vision.stabiliser import Stabiliser
 
@@ -39,6 +43,8 @@ __all__ = [
     "Calibration",
     "CalibrationFailed",
     "CameraLost",
+    "CameraSettings",
+    "CameraSpec",
     "CameraUnavailable",
     "FrameReading",
     "FrameSource",
@@ -58,7 +64,9 @@ __all__ = [
     "load_calibration",
     "load_image",
     "marker_ids",
+    "open_camera",
     "open_source",
+    "parse_camera",
     "parse_paper",
     "random_scene",
     "render",

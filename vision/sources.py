@@ -18,7 +18,7 @@ import contextlib
 import io
 import sys
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Self, runtime_checkable
@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from controller.numbers import shown
-from controller.position import Position
+from controller.position import Position, start_position
 from controller.reading import BoardReading
 from vision.errors import BadImage, CameraLost, CameraUnavailable
 from vision.render import Scene, render
@@ -330,13 +330,87 @@ class SyntheticCamera(_Closing):
         return render(board, scene)
 
 
+class CameraSettings(Protocol):
+    """Where frames come from, as the ``[camera]`` section of a board's config says it
+    (``firmware.config.CameraConfig``) or as a command-line word does (:class:`CameraSpec`)."""
+
+    @property
+    def source(self) -> str:
+        """``synthetic``, ``usb``, ``picamera``, ``file`` (a video) or ``folder`` (images)."""
+        ...
+
+    @property
+    def device(self) -> int:
+        """The USB camera's number."""
+        ...
+
+    @property
+    def path(self) -> Path | None:
+        """The video file or the folder of images."""
+        ...
+
+    @property
+    def width(self) -> int | None:
+        """The frame width asked of the camera; None: the camera's own."""
+        ...
+
+    @property
+    def height(self) -> int | None:
+        """The frame height asked of the camera; None: the camera's own."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class CameraSpec:
+    """A camera named on the command line (see :func:`parse_camera`)."""
+
+    source: str
+    """As in :class:`CameraSettings`."""
+    device: int = 0
+    """The USB camera's number."""
+    path: Path | None = None
+    """The video file or the folder of images."""
+    width: int | None = None
+    """The frame width asked of the camera; None: the camera's own."""
+    height: int | None = None
+    """The frame height asked of the camera; None: the camera's own."""
+
+
+def parse_camera(spec: str) -> CameraSpec:
+    """A command-line word as a camera: a camera number, ``picamera``, a folder or a video."""
+    if spec.isdigit():
+        # A number too long to convert is no camera either: refused as out of range.
+        return CameraSpec("usb", device=int(spec) if len(spec) < 100 else MAX_DEVICE + 1)
+    if spec == "picamera":
+        return CameraSpec("picamera")
+    path = Path(spec)
+    return CameraSpec("folder" if path.is_dir() else "file", path=path)
+
+
+def open_camera(camera: CameraSettings, board_size: int = 6) -> FrameSource:
+    """The frame source ``camera`` describes; the one place a camera is opened.
+
+    A synthetic camera shows the start position of a board of ``board_size`` lines.
+    Raises CameraUnavailable in one line when the source cannot be opened.
+    """
+    width, height = camera.width, camera.height
+    if camera.source == "usb":
+        return OpenCVCapture(camera.device, width, height)
+    # Without both sides a camera keeps its own frame size (the renderer its default).
+    if camera.source == "picamera":
+        return PiCamera(width, height) if width and height else PiCamera()
+    if camera.source == "synthetic":
+        scene = Scene(width=width, height=height) if width and height else Scene()
+        return SyntheticCamera(start_position(board_size), scene)
+    if camera.source not in ("file", "folder"):
+        raise CameraUnavailable(f"unknown camera source: {camera.source!r}")
+    if camera.path is None:
+        raise CameraUnavailable(f"camera source {camera.source!r} needs a path")
+    if camera.source == "folder":
+        return ImageFolder(camera.path)
+    return OpenCVCapture(camera.path)
+
+
 def open_source(spec: str) -> FrameSource:
     """A source from a command-line word: a camera index, ``picamera``, a folder or a video."""
-    if spec.isdigit():
-        return OpenCVCapture(int(spec) if len(spec) < 100 else MAX_DEVICE + 1)
-    if spec == "picamera":
-        return PiCamera()
-    path = Path(spec)
-    if path.is_dir():
-        return ImageFolder(path)
-    return OpenCVCapture(path)
+    return open_camera(parse_camera(spec))

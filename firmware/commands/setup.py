@@ -212,14 +212,15 @@ def _look(spec: str, picture: Path) -> Sight:
 
     from vision.config import VisionConfig
     from vision.locate import detect_markers
-    from vision.sources import load_image, open_source
+    from vision.sources import load_image, open_camera, parse_camera
 
     path = Path(spec)
     if path.suffix.lower() in IMAGE_SUFFIXES and path.is_file():
         still: np.ndarray | None = load_image(path)
     else:
-        source = open_source(spec)
-        live = spec.isdigit() or spec == "picamera"
+        camera = parse_camera(spec)
+        source = open_camera(camera)
+        live = camera.source in ("usb", "picamera")
         try:
             frame: np.ndarray | None = source.read()
             for _ in range(WARM_UP_FRAMES if live else 0):

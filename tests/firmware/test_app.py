@@ -213,6 +213,36 @@ def test_stopping_leaves_every_lamp_dark(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_the_board_follows_the_folder_of_pictures_its_config_names(tmp_path: Path) -> None:
+    # No camera handed in: the board opens the one its [camera] section describes.
+    import cv2
+
+    from vision.calibrate import calibrate, save_calibration
+    from vision.config import VisionConfig
+
+    game = Game()
+    start = game.position
+    move = game.play(game.legal_moves()[0])
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for number, position in enumerate([start] * 5 + [game.position] * 6):
+        cv2.imwrite(str(frames / f"{number:02d}.png"), render(position, Scene(seed=number)))
+    save_calibration(calibrate(VisionConfig(), render(start, Scene())), tmp_path / "cal.json")
+    path = tmp_path / "board.toml"
+    path.write_text('[camera]\nsource = "folder"\npath = "frames"\ncalibration = "cal.json"\n'
+                    '[journal]\npath = "journal.json"\n')
+    clock = FakeClock()
+    app = BoardApp(load_config(path), MockFactory(pin_class=MockPWMPin), clock)
+    try:
+        for _ in range(11):
+            app.step()
+            clock.now += 0.1
+        assert app.session.referee.current.moves == [move]
+    finally:
+        app.close()
+
+
+@pytest.mark.slow
 def test_a_saved_game_of_another_variant_is_kept_aside(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -19,6 +19,7 @@ from vision.errors import BadImage, CameraUnavailable
 from vision.reader import BoardReader
 from vision.render import Scene, render
 from vision.sources import (
+    CameraSpec,
     CameraStackBroken,
     FrameSource,
     ImageFolder,
@@ -26,7 +27,9 @@ from vision.sources import (
     PiCamera,
     SyntheticCamera,
     load_image,
+    open_camera,
     open_source,
+    parse_camera,
 )
 
 START = BoardReading.of(start_position())
@@ -81,6 +84,45 @@ def test_video_file_through_opencv(tmp_path: Path, calibration6: Calibration) ->
         frames = read_all(source)
     assert len(frames) == 4
     assert BoardReader(calibration6).read(frames[-1]).reading == START
+
+
+def test_a_command_line_word_names_a_camera(tmp_path: Path) -> None:
+    assert parse_camera("3") == CameraSpec("usb", device=3)
+    assert parse_camera("picamera") == CameraSpec("picamera")
+    assert parse_camera(str(tmp_path)) == CameraSpec("folder", path=tmp_path)
+    assert parse_camera("board.avi") == CameraSpec("file", path=Path("board.avi"))
+    with pytest.raises(CameraUnavailable, match=r"^no camera number .*\(expected 0 to 255\)$"):
+        open_source("9" * 120)
+
+
+def test_a_synthetic_camera_shows_the_start_of_its_board_at_its_size(
+    calibration6: Calibration,
+) -> None:
+    with open_camera(CameraSpec("synthetic", width=320, height=240), board_size=7) as camera:
+        assert isinstance(camera, SyntheticCamera)
+        small = camera.read()
+    assert small is not None and small.shape == (240, 320, 3)
+    with open_camera(CameraSpec("synthetic")) as camera:
+        frame = camera.read()
+    assert frame is not None and frame.shape == (480, 640, 3)
+    assert BoardReader(calibration6).read(frame).reading == START
+
+
+def test_a_folder_camera_reads_its_folder(tmp_path: Path) -> None:
+    cv2.imwrite(str(tmp_path / "a.png"), np.full((8, 8, 3), 10, np.uint8))
+    with open_camera(CameraSpec("folder", path=tmp_path)) as camera:
+        assert isinstance(camera, ImageFolder) and len(camera) == 1
+
+
+@pytest.mark.parametrize(("camera", "message"), [
+    (CameraSpec("webcam"), r"^unknown camera source: 'webcam'$"),
+    (CameraSpec("file"), r"^camera source 'file' needs a path$"),
+    (CameraSpec("folder", path=Path("nothere")), r"^not a folder of images: 'nothere'$"),
+    (CameraSpec("usb", device=256), r"^no camera number 256 \(expected 0 to 255\)$"),
+])
+def test_a_camera_that_cannot_be_opened_is_one_line(camera: CameraSpec, message: str) -> None:
+    with pytest.raises(CameraUnavailable, match=message):
+        open_camera(camera)
 
 
 def test_missing_video_and_image() -> None:

@@ -43,6 +43,24 @@ LABELS = (PointLabel.EMPTY, PointLabel.RED, PointLabel.BLACK)
 FEATURES = 4
 """Features per point: log colour relative to the paper (blue, green, red) and the cross."""
 _SHADOW_DIRECTION = np.array([1.0, 1.0, 1.0, 0.0]) / np.sqrt(3)
+WARM = np.array([-1.0, 0.0, 1.0]) / np.sqrt(2)
+"""Direction of warmer colour in log (blue, green, red): skin, a tungsten lamp."""
+
+
+def without_cool_light(config: VisionConfig, chroma: np.ndarray, darkness: np.ndarray,
+                       shadowed: np.ndarray | bool = True) -> np.ndarray:
+    """(n, 3) log chroma with the share of it that cooler light explains taken away.
+
+    Light of another colour temperature (daylight round a warm spotlight's cone, a shadow
+    lit by the sky alone) moves paper along the warm-cool axis only, and towards cool: no
+    hand is bluer than the paper. A little of that is allowed anywhere; in a shadow
+    (``shadowed``), up to as much again as the sample is dark.
+    """
+    allowance = config.cool_light_tolerance + np.where(
+        shadowed, np.minimum(darkness, config.cool_shadow_tolerance), 0.0)
+    cooler = np.clip(-(chroma @ WARM), 0.0, allowance)
+    result: np.ndarray = chroma + cooler[:, None] * WARM
+    return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +169,13 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     """Label every point's features (points, labels, FEATURES) with a confidence."""
     empty = LABELS.index(PointLabel.EMPTY)
     cross = features[:, empty, 3]
+    # A bare point in a piece's shadow is lit by the room's other light alone: when that is
+    # cooler, so is the point.
+    bare_colour = features[:, empty, :3]
+    brightness = bare_colour.mean(axis=1, keepdims=True)
+    features = features.copy()
+    features[:, empty, :3] = brightness + without_cool_light(
+        config, bare_colour - brightness, np.maximum(-brightness[:, 0], 0.0))
     first = _posterior(config, model, features)
     bare = first.labels == empty
     level = sharp_level(config, model)
@@ -197,10 +222,52 @@ def _with_bare_cross(model: ColourModel, spread: float) -> ColourModel:
     return ColourModel(model.means, covariances)
 
 
-def _posterior(config: VisionConfig, model: ColourModel, features: np.ndarray) -> Classification:
-    differences = features - model.means[None, :, :]
+GLARE_STEPS = 8
+"""Amounts of glare tried per piece label, from none to ``config.glare_limit``."""
+
+
+def _squared_distances(config: VisionConfig, model: ColourModel, features: np.ndarray
+                       ) -> np.ndarray:
+    """(points, labels) squared Mahalanobis distance, glare on the pieces allowed for.
+
+    A glossy top mirrors the lamp: light of the lamp's colour is added to the piece's own,
+    which in log colour is no shift along one direction but a pull towards the paper's
+    colour, strongest on dark pieces. So a black top under glare turns grey, never red,
+    and a dark red one pink, never grey: each piece label is matched at the amount of
+    added light (a share of the paper's brightness) that fits the sample best.
+    """
     inverse = np.linalg.inv(model.covariances)
-    squared = np.einsum("nli,lij,nlj->nl", differences, inverse, differences)
+    glare = np.linspace(0.0, config.glare_limit, GLARE_STEPS)
+    means = np.repeat(model.means[None, :, :], GLARE_STEPS, axis=0)  # (glare, labels, f)
+    pieces = [index for index in range(len(LABELS)) if LABELS[index] is not PointLabel.EMPTY]
+    means[:, pieces, :3] = np.log(np.exp(means[:, pieces, :3]) + glare[:, None, None])
+    differences = features[:, None, :, :] - means[None]  # (points, glare, labels, f)
+    squared = np.einsum("ngli,lij,nglj->ngl", differences, inverse, differences)
+    result: np.ndarray = np.where(_glare_allowed(config, model, means)[None], squared,
+                                  np.inf).min(axis=1)
+    return result
+
+
+def _glare_allowed(config: VisionConfig, model: ColourModel, glared: np.ndarray) -> np.ndarray:
+    """(glare, labels) whether a label may be matched with that much glare.
+
+    Glare may not carry a piece onto another label: dark wood under a lamp looks like light
+    wood, a mid-tone set like paper in the shade. Only as much glare as keeps a label's
+    colour ``glare_clearance`` standard deviations from every other label's is tried.
+    """
+    colour = slice(0, 3)
+    inverse = np.linalg.inv(model.covariances[:, colour, colour])
+    differences = glared[:, :, None, colour] - model.means[None, None, :, colour]
+    squared = np.einsum("glmi,mij,glmj->glm", differences, inverse, differences)
+    own = np.arange(len(LABELS))
+    squared[:, own, own] = np.inf
+    allowed: np.ndarray = squared.min(axis=2) >= config.glare_clearance**2
+    allowed[0] = True
+    return allowed
+
+
+def _posterior(config: VisionConfig, model: ColourModel, features: np.ndarray) -> Classification:
+    squared = _squared_distances(config, model, features)
     distances = np.sqrt(np.maximum(squared, 0))
     # Posterior against the other labels and an outlier alternative, computed from
     # the smallest distance to stay finite far from every label.

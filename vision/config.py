@@ -81,6 +81,12 @@ class VisionConfig:
     top_light_spread: float = 0.3
     """Extra spread of pieces along the brighter-in-every-channel direction: how much more or
     less light a piece's top catches than the paper round it."""
+    glare_limit: float = 0.3
+    """Most light a glossy piece's top may mirror on top of its own colour, as a share of the
+    paper's brightness (its quantile sample leaves the brightest highlights out)."""
+    glare_clearance: float = 4.0
+    """Least distance (standard deviations of colour) a piece label under glare keeps from
+    every other label."""
     adaptation_rate: float = 0.02
     """Share of a confident frame's colours blended into the colour model (slow light change)."""
 

@@ -31,12 +31,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.colour import WARM, without_cool_light
 from vision.config import VisionConfig
 from vision.sampling import BoardSamples, SamplingLayout, visible_paper
 
 _FIT_ROUNDS = 4
-_WARM = np.array([-1.0, 0.0, 1.0]) / np.sqrt(2)
-"""Direction of warmer colour in log (blue, green, red): skin, a tungsten lamp."""
 _FIT_SCALE = 0.15  # log units: residuals well beyond this weigh little in the fit
 
 
@@ -93,13 +92,7 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     offset = chroma - np.median(chroma[judged], axis=0)
     brightness_error = brightness - _smooth_field(layout, brightness, clean, judged)
     darkness = np.maximum(-brightness_error, 0.0)
-    # Light of another colour temperature (daylight round a warm spotlight's cone, a shadow
-    # lit by the sky alone) moves paper along the warm-cool axis only, and towards cool:
-    # no hand is bluer than the paper. That much is light, not an occluder.
-    cool_allowance = config.cool_light_tolerance + np.where(
-        near, np.minimum(darkness, config.cool_shadow_tolerance), 0.0)
-    cooler = np.clip(-(offset @ _WARM), 0.0, cool_allowance)
-    offset = offset + cooler[:, None] * _WARM
+    offset = without_cool_light(config, offset, darkness, near)
     chroma_error = np.linalg.norm(offset, axis=1)
     tinted = near
     if coloured is not None:
@@ -110,7 +103,7 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     # about as much as it is darker, and never by as much as skin.
     warm_allowance = config.paper_chroma_tolerance + np.minimum(
         darkness, config.warm_shadow_tolerance)
-    warmer = offset @ _WARM > warm_allowance
+    warmer = offset @ WARM > warm_allowance
     hue = np.where(tinted, config.shadow_chroma_tolerance, config.paper_chroma_tolerance)
     dark = np.where(near, config.near_piece_dark_tolerance, config.paper_dark_tolerance)
     texture = np.where(near, config.near_piece_texture_tolerance, config.paper_texture_tolerance)

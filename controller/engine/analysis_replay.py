@@ -12,7 +12,7 @@ dark and the next press starts again from the first.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from controller.decisions import (
     AnalysisReady,
@@ -32,8 +32,9 @@ from controller.game import Game
 from controller.moves import Move
 
 ANALYSIS_SECONDS = 0.3
-"""Search time a position when the board analyses a game: a 60-ply game takes
-about half a minute here, and a Pi 4 still searches a few plies deep."""
+"""Search time a position when the board analyses a game (and as much again after a
+move that was not the engine's): under half a minute for a 50-ply game, on a Pi
+too, where it still searches a few plies deep."""
 
 PLAYED_LAYER = Layer.LAST
 """Where the move played runs (amber on colour lamps, like a past capture)."""
@@ -98,7 +99,7 @@ class Replay:
     """The game analysed: a replay belongs to it alone (undo makes it stale)."""
     mistakes: tuple[Mistake, ...]
     """What there is to show."""
-    step: int = field(default=0)
+    step: int = 0
     """Twice the mistake's number, plus one once its better move is on show."""
 
     def belongs_to(self, moves: Sequence[Move]) -> bool:

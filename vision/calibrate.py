@@ -86,6 +86,9 @@ class Calibration:
     board without markers; None when the board is located by its markers."""
     piece_height: float = 0.0
     """Height of the pieces' tops above the paper, mm (as the camera sees it)."""
+    paper_chroma: tuple[float, float, float] | None = None
+    """The paper's log chroma (blue, green, red) in the calibration image; None in files
+    written before it was kept."""
 
     @property
     def model(self) -> BoardModel:
@@ -112,6 +115,8 @@ class Calibration:
             "piece_height": round(self.piece_height, 3),
             "corners": None if self.corners is None else [list(c) for c in self.corners],
             "colours": self.colours.to_json(),
+            "paper_chroma": None if self.paper_chroma is None else [
+                round(value, 6) for value in self.paper_chroma],
         }
 
 
@@ -221,7 +226,8 @@ def calibrate(
             f"{_names(size, odd)})"
         )
     stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
-    return Calibration(size, camera, colours, stored, top)
+    chroma = tuple(float(value) for value in paper.chroma)
+    return Calibration(size, camera, colours, stored, top, (chroma[0], chroma[1], chroma[2]))
 
 
 def _camera_from_markers(config: VisionConfig, image: np.ndarray) -> tuple[int, CameraModel]:
@@ -368,5 +374,12 @@ def _calibration_from_json(data: object) -> Calibration:
         if not np.all(np.isfinite(array)):
             raise ValueError("bad corners")
         corners = tuple((float(x), float(y)) for x, y in array)
+    chroma_data = data.get("paper_chroma")
+    paper_chroma = None
+    if chroma_data is not None:
+        chroma = np.asarray(chroma_data, np.float64).reshape(3)
+        if not np.all(np.isfinite(chroma)):
+            raise ValueError("bad paper chroma")
+        paper_chroma = (float(chroma[0]), float(chroma[1]), float(chroma[2]))
     return Calibration(size, camera, ColourModel.from_json(data["colours"]), corners,
-                       piece_height)
+                       piece_height, paper_chroma)

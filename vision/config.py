@@ -114,6 +114,12 @@ class VisionConfig:
     cool_light_tolerance: float = 0.12
     """How much cooler (along the warm-cool axis, log units) than the board's paper a sample
     may be beyond the usual tolerance: the edge of a warm spotlight's cone in daylight."""
+    paper_chroma_drift: float = 0.08
+    """Most the median chroma of a frame's paper samples may differ from the paper's when last
+    seen clear for cooler light to be allowed (a hand over most of the board moves it more)."""
+    paper_chroma_rate: float = 0.2
+    """Share of a clear frame's paper chroma blended into the one remembered (white balance
+    drifts)."""
     cool_shadow_tolerance: float = 0.35
     """Further cooling allowed next to a piece, up to the sample's darkness: a piece's shadow
     under a low warm lamp is lit by the daylight alone."""

@@ -49,6 +49,11 @@ class PaperCheck:
     """(cells,) distance of each sample's chromaticity from the board's paper, log units."""
     brightness_error: np.ndarray
     """(cells,) log brightness minus the smooth light field."""
+    chroma: np.ndarray
+    """(3,) median log chroma of the samples judged: the paper's colour in this frame."""
+    uniform: bool
+    """Whether every sample away from the pieces has the median's colour closely: then the
+    median is the paper's, even if the camera's white balance has moved it."""
 
     @property
     def is_clear(self) -> bool:
@@ -60,7 +65,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
                 occupied: np.ndarray | None = None,
                 cover: np.ndarray | None = None,
                 piece_colours: np.ndarray | None = None,
-                coloured: np.ndarray | None = None) -> PaperCheck:
+                coloured: np.ndarray | None = None,
+                paper_chroma: np.ndarray | None = None) -> PaperCheck:
     """Judge every paper sample against the board's paper as a whole.
 
     ``occupied`` (points,) says which points hold a piece; samples next to one are
@@ -73,6 +79,9 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     next to a piece may have a shadow's other colour only when ``coloured`` (points, the
     default ``occupied``) says the piece is not of a pale set: next to pale pieces the
     colour check stays strict, as a hand is the colour those pieces are told from.
+    ``paper_chroma`` is the paper's chroma when last seen clear: cooler light over part of
+    the board is allowed only while the samples' median still has it, for a hand over most
+    of the board makes its own colour the median, and the paper beside it looks cooler.
     """
     colours, spread, usable = samples.paper_colours, samples.paper_spread, None
     near = np.zeros(len(colours), bool)
@@ -89,10 +98,23 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     clean = judged & ~near
     # The paper's colour from every sample judged: a hand can be brighter than dim paper,
     # so the brightest samples alone may be skin; shadows' other colours are allowed below.
-    offset = chroma - np.median(chroma[judged], axis=0)
+    median = np.median(chroma[judged], axis=0)
+    offset = chroma - median
+    uniform = bool((np.linalg.norm(offset[clean], axis=1)
+                    <= config.paper_chroma_tolerance / 2).all())
     brightness_error = brightness - _smooth_field(layout, brightness, clean, judged)
     darkness = np.maximum(-brightness_error, 0.0)
-    offset = without_cool_light(config, offset, darkness, near)
+    # A hand over much of the board pulls the median towards its own colour. So when the
+    # median has left the paper's colour as last seen and the samples do not all agree with
+    # it (a new light's colour, or the camera's white balance, moves them all alike), every
+    # sample is judged against the paper as last seen, strictly: a hand stays a hand.
+    moved = paper_chroma is not None and not uniform and float(
+        np.linalg.norm(median - paper_chroma)) > config.paper_chroma_drift
+    if moved:
+        assert paper_chroma is not None
+        offset = chroma - paper_chroma
+    elif paper_chroma is not None:
+        offset = without_cool_light(config, offset, darkness, near)
     chroma_error = np.linalg.norm(offset, axis=1)
     tinted = near
     if coloured is not None:
@@ -104,7 +126,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     warm_allowance = config.paper_chroma_tolerance + np.minimum(
         darkness, config.warm_shadow_tolerance)
     warmer = offset @ WARM > warm_allowance
-    hue = np.where(tinted, config.shadow_chroma_tolerance, config.paper_chroma_tolerance)
+    hue = np.where(tinted & (not moved), config.shadow_chroma_tolerance,
+                   config.paper_chroma_tolerance)
     dark = np.where(near, config.near_piece_dark_tolerance, config.paper_dark_tolerance)
     texture = np.where(near, config.near_piece_texture_tolerance, config.paper_texture_tolerance)
     covered = (
@@ -114,7 +137,7 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
         | (spread > texture)
         | _leans_to_pieces(config, offset, piece_colours)
     ) & judged
-    return PaperCheck(covered, chroma_error, brightness_error)
+    return PaperCheck(covered, chroma_error, brightness_error, median, uniform)
 
 
 def _leans_to_pieces(config: VisionConfig, offset: np.ndarray,

@@ -131,6 +131,8 @@ class BoardReader:
         self._pose: _PoseTables | None = None
         self.colours: ColourModel = calibration.colours
         """The colour model, as adapted to the light so far."""
+        self._paper_chroma = (None if calibration.paper_chroma is None
+                              else np.array(calibration.paper_chroma))
 
     def reset(self) -> None:
         """Forget the board's last place (the next frame runs a full marker detection)."""
@@ -168,7 +170,7 @@ class BoardReader:
         pale = pale_labels(self.config, self.colours)
         coloured = (result.labels != _EMPTY) & ~np.isin(result.labels, pale)
         paper = check_paper(self.config, self._layout, samples, result.labels != _EMPTY,
-                            maps.cover, pieces, coloured)
+                            maps.cover, pieces, coloured, self._paper_chroma)
         unsure = result.confidences < self.config.confident
         # A piece set down off its point covers part of this one: never read it as bare.
         assert samples.disc_relative is not None
@@ -183,6 +185,11 @@ class BoardReader:
             status = ReadStatus.OK
         elif paper.is_clear and unsure.sum() <= MAX_DOUBTFUL:
             status = ReadStatus.DOUBTFUL
+        if paper.uniform:
+            # Follow the paper's colour as white balance drifts, from frames where it is plain.
+            rate = self.config.paper_chroma_rate
+            self._paper_chroma = paper.chroma if self._paper_chroma is None else (
+                (1 - rate) * self._paper_chroma + rate * paper.chroma)
         points = self._model.points
         return FrameReading(
             status=status,

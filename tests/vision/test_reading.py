@@ -184,3 +184,17 @@ def test_cooler_light_over_part_of_the_board_is_light_but_warmer_is_not(
     warmer = BoardReader(calibration6).read(_tinted_left_third(image, 0.12))
     assert warmer.reading is None
     assert not warmer.paper_clear
+
+
+def test_a_hand_over_most_of_the_board_is_not_taken_for_the_paper(
+    calibration6: Calibration, config: VisionConfig
+) -> None:
+    # The hand covers so many paper samples that their median lies between skin and paper:
+    # judged against it, both pass. Judged against the paper as last seen, the skin does not.
+    from vision.render import Hand
+
+    hand = Hand(edge=1, entry=0.6, reach=(1.0, 2.0), width_pitches=4.0,
+                skin=(170.0, 190.0, 235.0), sleeve=(50.0, 40.0, 130.0))
+    position = parse_position(POSITIONS_6[1])
+    frame = BoardReader(calibration6, config).read(render(position, Scene(hand=hand, seed=5)))
+    assert frame.reading is None

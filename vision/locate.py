@@ -44,6 +44,9 @@ from vision.register import LoopWatch, blurred_grey, find_ink, ink_samples
 PATCH_SIDE = 12
 """Side of the normalised marker patches compared on a steady camera, pixels."""
 MIN_MARKERS = 3
+MIN_MARKERS_STILL = 2
+"""Fewest markers found that, where the last pose puts them and with the loops where it puts
+them too, confirm a board that has not moved."""
 MARKER_FIT_TOLERANCE = 0.15
 """Largest corner misfit of a marker, as a share of its side, for it to count."""
 FIRST_FIT_TOLERANCE = 0.3
@@ -346,6 +349,10 @@ class BoardLocator:
         height, width = frame.shape[:2]
         fitted = fit_marker_camera(self._model, found, (width, height), self._lens)
         if fitted is None:
+            known = self._camera or self._last or self._calibrated
+            if known is not None and self._still_there(found, known, frame):
+                self._last = known
+                return Location(LocationStatus.FOUND, known, len(found), detected=True)
             if found or confirmed:
                 return Location(LocationStatus.PARTLY_HIDDEN, self._camera,
                                 max(len(found), confirmed), detected=True)
@@ -384,6 +391,23 @@ class BoardLocator:
         if moved is not None and self._loops_fit(moved, frame):
             return self._moved_to(moved)
         return Location(LocationStatus.MOVED, self._camera, 0, detected=True)
+
+    def _still_there(self, found: dict[int, np.ndarray], camera: CameraModel,
+                     frame: np.ndarray) -> bool:
+        """Whether the board is where ``camera`` puts it, though too few markers were found
+        to fit a pose: every one found lies where the camera puts it, and so do the loops.
+
+        Small markers far from a steeply tilted camera are found in one frame and missed in
+        the next; a camera that moved shows its markers elsewhere, and is not trusted.
+        """
+        if len(found) < MIN_MARKERS_STILL:
+            return False
+        sheet, image = marker_points(self._model, found, sorted(found))
+        corners = image.reshape(-1, 4, 2)
+        errors = np.linalg.norm(camera.project_sheet(sheet).reshape(-1, 4, 2) - corners, axis=2)
+        sides = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).mean()
+        return bool(errors.max() <= MARKER_FIT_TOLERANCE * sides) and self._loops_fit(
+            camera, frame)
 
     def _loops_fit(self, camera: CameraModel, frame: np.ndarray) -> bool:
         check = LoopWatch(camera, self._model).check(frame)

@@ -42,10 +42,20 @@ def test_one_hidden_marker_is_tolerated(calibration6: Calibration) -> None:
     assert frame.markers_seen == 3
 
 
-def test_two_hidden_markers_give_no_reading(calibration6: Calibration) -> None:
+def test_two_hidden_markers_read_only_where_the_board_was(calibration6: Calibration) -> None:
+    # Two markers found (small ones far from a tilted camera are often missed) confirm a
+    # board that has not moved, with its loops where they were; never a moved one.
     scene = Scene()
     image = hide_marker(hide_marker(render(start_position(), scene), scene, 0), scene, 1)
-    assert BoardReader(calibration6).read(image).status is ReadStatus.OCCLUDED
+    frame = BoardReader(calibration6).read(image)
+    assert frame.reading == BoardReading.of(start_position())
+    assert frame.markers_seen == 2
+    moved = Scene(pose=Pose(rotation_degrees=8, fill=0.85))
+    image = hide_marker(hide_marker(render(start_position(), moved), moved, 0), moved, 1)
+    assert BoardReader(calibration6).read(image).reading is None
+    hidden = hide_marker(hide_marker(hide_marker(render(start_position(), scene), scene, 0),
+                                     scene, 1), scene, 2)
+    assert BoardReader(calibration6).read(hidden).status is ReadStatus.OCCLUDED
 
 
 def test_a_moved_board_is_reported_once_then_read_again(calibration6: Calibration) -> None:

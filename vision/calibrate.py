@@ -51,6 +51,12 @@ MIN_LABEL_SEPARATION = 0.3
 """Least distance between the median features of two labels (log paper-relative units)."""
 BRIGHTNESS_WEIGHT = 0.5
 """Weight of brightness against colour when checking the start position's points."""
+MAX_UNSURE_AT_CALIBRATION = 2
+"""Most points of the start position that may be read less than confidently (though rightly)
+by the colours learned from it: a glossy piece or two catching the lamp. Frames later
+showing them so are doubtful, not wrong."""
+LEAST_CALIBRATION_CONFIDENCE = 0.5
+"""Least confidence of those points."""
 CROSS_WEIGHT = 0.5
 """Weight of the cross against colour in that check: a piece set down off its point shows
 part of the cross it stands on."""
@@ -219,7 +225,10 @@ def calibrate(
     _check_start_position(config, samples.features, expected, size)
     colours = learn_colours(config, samples.features, expected)
     reread = classify(config, colours, samples.features)
-    odd = (reread.labels != expected) | (reread.confidences < config.confident)
+    unsure = reread.confidences < config.confident
+    odd = (reread.labels != expected) | (reread.confidences < LEAST_CALIBRATION_CONFIDENCE)
+    if unsure.sum() > MAX_UNSURE_AT_CALIBRATION:
+        odd |= unsure
     if np.any(odd):
         raise CalibrationFailed(
             f"the image does not show the start position clearly (odd points: "

@@ -222,7 +222,7 @@ def _with_bare_cross(model: ColourModel, spread: float) -> ColourModel:
     return ColourModel(model.means, covariances)
 
 
-GLARE_STEPS = 8
+GLARE_STEPS = 6
 """Amounts of glare tried per piece label, from none to ``config.glare_limit``."""
 
 
@@ -242,7 +242,11 @@ def _squared_distances(config: VisionConfig, model: ColourModel, features: np.nd
     pieces = [index for index in range(len(LABELS)) if LABELS[index] is not PointLabel.EMPTY]
     means[:, pieces, :3] = np.log(np.exp(means[:, pieces, :3]) + glare[:, None, None])
     differences = features[:, None, :, :] - means[None]  # (points, glare, labels, f)
-    squared = np.einsum("ngli,lij,nglj->ngl", differences, inverse, differences)
+    # Batched per label as matrix products: several times faster than one einsum here.
+    points, steps, labels, size = differences.shape
+    by_label = differences.transpose(2, 0, 1, 3).reshape(labels, points * steps, size)
+    squared = ((by_label @ inverse) * by_label).sum(axis=2).reshape(
+        labels, points, steps).transpose(1, 2, 0)
     result: np.ndarray = np.where(_glare_allowed(config, model, means)[None], squared,
                                   np.inf).min(axis=1)
     return result

@@ -36,7 +36,7 @@ import numpy as np
 
 from controller.geometry import point_name, point_xy
 from vision.board_model import BoardModel, board_model, size_of_marker
-from vision.camera import CameraModel
+from vision.camera import CameraModel, triple
 from vision.colour import LABELS, ColourModel, PointLabel, classify, learn_colours
 from vision.config import VisionConfig
 from vision.errors import BadCalibration, CalibrationFailed
@@ -235,8 +235,7 @@ def calibrate(
             f"{_names(size, odd)})"
         )
     stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
-    chroma = tuple(float(value) for value in paper.chroma)
-    return Calibration(size, camera, colours, stored, top, (chroma[0], chroma[1], chroma[2]))
+    return Calibration(size, camera, colours, stored, top, triple(paper.chroma))
 
 
 def _camera_from_markers(config: VisionConfig, image: np.ndarray) -> tuple[int, CameraModel]:
@@ -389,6 +388,6 @@ def _calibration_from_json(data: object) -> Calibration:
         chroma = np.asarray(chroma_data, np.float64).reshape(3)
         if not np.all(np.isfinite(chroma)):
             raise ValueError("bad paper chroma")
-        paper_chroma = (float(chroma[0]), float(chroma[1]), float(chroma[2]))
+        paper_chroma = triple(chroma)
     return Calibration(size, camera, ColourModel.from_json(data["colours"]), corners,
                        piece_height, paper_chroma)

@@ -94,7 +94,7 @@ class CameraModel:
 
     def with_pose(self, rotation: np.ndarray, translation: np.ndarray) -> CameraModel:
         """The same lens at another pose."""
-        return replace(self, rotation=_triple(rotation), translation=_triple(translation))
+        return replace(self, rotation=triple(rotation), translation=triple(translation))
 
     def homography(self) -> np.ndarray:
         """Sheet mm to undistorted image pixels: the paper plane as a pinhole sees it."""
@@ -145,7 +145,8 @@ class CameraModel:
                            principal)
 
 
-def _triple(vector: np.ndarray) -> tuple[float, float, float]:
+def triple(vector: object) -> tuple[float, float, float]:
+    """The first three numbers of ``vector`` as a tuple of floats."""
     flat = np.asarray(vector, np.float64).ravel()
     return float(flat[0]), float(flat[1]), float(flat[2])
 
@@ -237,7 +238,7 @@ def camera_from_correspondences(
     model = CameraModel(
         width, height, float(matrix[0, 0]),
         (float(coefficients.ravel()[0]), float(coefficients.ravel()[1])),
-        _triple(rotations[0]), _triple(translations[0]),
+        triple(rotations[0]), triple(translations[0]),
         centre if solve_centre or (start is not None and start.principal_point) else None,
     )
     # The sheet must lie in front of the camera, seen from its printed side.

@@ -178,10 +178,7 @@ def fit_marker_camera(model: BoardModel, found: dict[int, np.ndarray],
             sheet, image, image_size, len(usable))
         if camera is None:
             return None
-        projected = camera.project_sheet(sheet).reshape(-1, 4, 2)
-        corners = image.reshape(-1, 4, 2)
-        errors = np.linalg.norm(projected - corners, axis=2).max(axis=1)
-        sides = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).mean()
+        errors, sides = _marker_misfits(camera, sheet, image)
         worst = int(errors.argmax())
         # An unknown lens is only roughly fitted to the markers here (the printed lines
         # refine it at calibration), so it is given more room.
@@ -190,6 +187,17 @@ def fit_marker_camera(model: BoardModel, found: dict[int, np.ndarray],
             return camera, usable
         usable.pop(worst)
     return None
+
+
+def _marker_misfits(camera: CameraModel, sheet: np.ndarray, image: np.ndarray
+                    ) -> tuple[np.ndarray, float]:
+    """Each marker's worst corner misfit under ``camera`` (pixels), and the markers' mean
+    side in the image (pixels); ``sheet`` and ``image`` as :func:`marker_points` gives them."""
+    projected = camera.project_sheet(sheet).reshape(-1, 4, 2)
+    corners = image.reshape(-1, 4, 2)
+    errors = np.linalg.norm(projected - corners, axis=2).max(axis=1)
+    sides = float(np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).mean())
+    return errors, sides
 
 
 def _first_camera(sheet: np.ndarray, image: np.ndarray, image_size: tuple[int, int],
@@ -402,10 +410,7 @@ class BoardLocator:
         """
         if len(found) < MIN_MARKERS_STILL:
             return False
-        sheet, image = marker_points(self._model, found, sorted(found))
-        corners = image.reshape(-1, 4, 2)
-        errors = np.linalg.norm(camera.project_sheet(sheet).reshape(-1, 4, 2) - corners, axis=2)
-        sides = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).mean()
+        errors, sides = _marker_misfits(camera, *marker_points(self._model, found, sorted(found)))
         return bool(errors.max() <= MARKER_FIT_TOLERANCE * sides) and self._loops_fit(
             camera, frame)
 

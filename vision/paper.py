@@ -108,13 +108,12 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     # median has left the paper's colour as last seen and the samples do not all agree with
     # it (a new light's colour, or the camera's white balance, moves them all alike), every
     # sample is judged against the paper as last seen, strictly: a hand stays a hand.
-    moved = paper_chroma is not None and not uniform and float(
-        np.linalg.norm(median - paper_chroma)) > config.paper_chroma_drift
-    if moved:
-        assert paper_chroma is not None
-        offset = chroma - paper_chroma
-    elif paper_chroma is not None:
-        offset = without_cool_light(config, offset, darkness, near)
+    moved = False
+    if paper_chroma is not None:
+        moved = not uniform and float(
+            np.linalg.norm(median - paper_chroma)) > config.paper_chroma_drift
+        offset = chroma - paper_chroma if moved else without_cool_light(
+            config, offset, darkness, near)
     chroma_error = np.linalg.norm(offset, axis=1)
     tinted = near
     if coloured is not None:

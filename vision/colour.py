@@ -226,6 +226,41 @@ GLARE_STEPS = 6
 """Amounts of glare tried per piece label, from none to ``config.glare_limit``."""
 
 
+@dataclass(frozen=True, slots=True)
+class _LabelTables:
+    """What matching a frame against one colour model needs, computed once per model."""
+
+    inverse: np.ndarray
+    """(labels, f, f) inverse covariances."""
+    glared: np.ndarray
+    """(glare, labels, f) each label's mean with each amount of glare added."""
+    allowed: np.ndarray
+    """(glare, labels) whether a label may be matched with that much glare."""
+
+
+_TABLES_KEPT = 4
+_tables_by_model: dict[tuple[bytes, bytes, float, float], _LabelTables] = {}
+
+
+def _label_tables(config: VisionConfig, model: ColourModel) -> _LabelTables:
+    """The model's tables, from a small cache: a frame matches against the same model
+    up to four times (two passes, each maybe with the bare cross narrowed)."""
+    key = (model.means.tobytes(), model.covariances.tobytes(), config.glare_limit,
+           config.glare_clearance)
+    tables = _tables_by_model.get(key)
+    if tables is None:
+        glare = np.linspace(0.0, config.glare_limit, GLARE_STEPS)
+        glared = np.repeat(model.means[None, :, :], GLARE_STEPS, axis=0)
+        pieces = [index for index in range(len(LABELS)) if LABELS[index] is not PointLabel.EMPTY]
+        glared[:, pieces, :3] = np.log(np.exp(glared[:, pieces, :3]) + glare[:, None, None])
+        tables = _LabelTables(np.linalg.inv(model.covariances), glared,
+                              _glare_allowed(config, model, glared))
+        if len(_tables_by_model) >= _TABLES_KEPT:
+            del _tables_by_model[next(iter(_tables_by_model))]
+        _tables_by_model[key] = tables
+    return tables
+
+
 def _squared_distances(config: VisionConfig, model: ColourModel, features: np.ndarray
                        ) -> np.ndarray:
     """(points, labels) squared Mahalanobis distance, glare on the pieces allowed for.
@@ -236,19 +271,14 @@ def _squared_distances(config: VisionConfig, model: ColourModel, features: np.nd
     and a dark red one pink, never grey: each piece label is matched at the amount of
     added light (a share of the paper's brightness) that fits the sample best.
     """
-    inverse = np.linalg.inv(model.covariances)
-    glare = np.linspace(0.0, config.glare_limit, GLARE_STEPS)
-    means = np.repeat(model.means[None, :, :], GLARE_STEPS, axis=0)  # (glare, labels, f)
-    pieces = [index for index in range(len(LABELS)) if LABELS[index] is not PointLabel.EMPTY]
-    means[:, pieces, :3] = np.log(np.exp(means[:, pieces, :3]) + glare[:, None, None])
-    differences = features[:, None, :, :] - means[None]  # (points, glare, labels, f)
+    tables = _label_tables(config, model)
+    differences = features[:, None, :, :] - tables.glared[None]  # (points, glare, labels, f)
     # Batched per label as matrix products: several times faster than one einsum here.
     points, steps, labels, size = differences.shape
     by_label = differences.transpose(2, 0, 1, 3).reshape(labels, points * steps, size)
-    squared = ((by_label @ inverse) * by_label).sum(axis=2).reshape(
+    squared = ((by_label @ tables.inverse) * by_label).sum(axis=2).reshape(
         labels, points, steps).transpose(1, 2, 0)
-    result: np.ndarray = np.where(_glare_allowed(config, model, means)[None], squared,
-                                  np.inf).min(axis=1)
+    result: np.ndarray = np.where(tables.allowed[None], squared, np.inf).min(axis=1)
     return result
 
 
@@ -309,8 +339,10 @@ def piece_share(config: VisionConfig, model: ColourModel, pixels: np.ndarray) ->
     covariances[LABELS.index(PointLabel.EMPTY)] += config.pixel_shadow_spread**2 * np.outer(
         shadow, shadow)
     inverse = np.linalg.inv(covariances)
-    differences = pixels[:, :, None, :] - means[None, None, :, :]
-    squared = np.einsum("pkli,lij,pklj->pkl", differences, inverse, differences)
+    # One matrix product per label: several times faster than one einsum over all three.
+    squared = np.stack([(((pixels - mean) @ inverse_covariance) * (pixels - mean)).sum(axis=2)
+                        for mean, inverse_covariance in zip(means, inverse, strict=True)],
+                       axis=2)
     nearest = squared.argmin(axis=2)
     # A pale piece's pixels look like paper's: only the coloured and dark sets count.
     telling = [i for i in range(len(LABELS))

@@ -155,6 +155,9 @@ def _leans_to_pieces(config: VisionConfig, offset: np.ndarray,
     return leaning
 
 
+_RIDGE = 1e-6
+
+
 def _design(layout: SamplingLayout) -> np.ndarray:
     # Grid coordinates scaled to about -1..1 so the quadratic terms are well conditioned.
     half = (layout.size - 1) / 2
@@ -174,8 +177,11 @@ def _smooth_field(layout: SamplingLayout, brightness: np.ndarray,
     weights = np.where(trusted, 1.0, 0.2) * judged
     fitted = np.full_like(brightness, np.median(brightness))
     for _ in range(_FIT_ROUNDS):
-        root = np.sqrt(weights)[:, None]
-        coefficients, *_ = np.linalg.lstsq(design * root, brightness * root[:, 0], rcond=None)
+        # The weighted normal equations: six unknowns, solved far cheaper than by lstsq;
+        # the tiny ridge keeps them solvable when pieces hide most of a row of samples.
+        weighted = design.T * weights
+        coefficients = np.linalg.solve(weighted @ design + _RIDGE * np.eye(design.shape[1]),
+                                       weighted @ brightness)
         fitted = design @ coefficients
         residual = (brightness - fitted) / _FIT_SCALE
         weights = judged / (1 + residual * residual)  # Cauchy weights: outliers fade, never flip

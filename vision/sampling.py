@@ -326,12 +326,15 @@ class BoardSamples:
     """(points, labels, 4) the classifier's features for each label (see
     :data:`vision.colour.LABELS`): the colour relative to the paper (on the paper plane for
     the bare label, on the tops' plane for the pieces) and the cross."""
-    disc_pixels: np.ndarray
-    """(points, pixels, 3) BGR of every pixel of each point's sample on the paper plane."""
+    disc_logs: np.ndarray
+    """(points, pixels, 3) log BGR of every pixel of each point's sample on the paper plane."""
+    disc_median_logs: np.ndarray
+    """(points, 3) their median, per channel (a bare point's colour, before the paper round
+    it is divided out: the median of logs less a constant is the median less it)."""
     paper_values: np.ndarray
     """(cells, m, 3) BGR of every pixel of each paper sample."""
     disc_relative: np.ndarray | None = None
-    """(points, pixels, 3) ``disc_pixels`` relative to the paper round each point (log), to
+    """(points, pixels, 3) ``disc_logs`` relative to the paper round each point (log), to
     tell a piece that covers part of a point (set down off it) from bare paper."""
 
 
@@ -356,6 +359,7 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     # On the paper plane the printed lines lie in the band the samples leave out; on the
     # tops' plane a slanted camera shows them shifted into the sample.
     flat = paper_view.reshape(-1, 3).astype(np.float32)[layout.point_pixels]
+    disc_logs = np.log(np.maximum(flat, 1.0))
     # Averaged along each arm: the line lies at the same offset all along it.
     profiles = remap(frame, maps.cross).astype(np.float32).reshape(
         len(discs), len(ARMS), len(CROSS_STEPS), len(CROSS_ACROSS), 3).mean(axis=2)
@@ -363,7 +367,8 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     # point by judged_against_paper.
     unjudged = np.zeros(len(discs))
     samples = BoardSamples(point_colours, paper_colours, paper_spread, point_colours, profiles,
-                           unjudged, np.zeros((len(discs), len(LABELS), 4)), flat, paper)
+                           unjudged, np.zeros((len(discs), len(LABELS), 4)), disc_logs,
+                           np.median(disc_logs, axis=1), paper)
     return judged_against_paper(layout, samples, maps.cover, occupied)
 
 
@@ -414,10 +419,11 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     reference = np.take_along_axis(around, order[..., None], axis=1).mean(axis=1)
     reference = np.maximum(reference, 1.0)
     relative = np.log(np.maximum(samples.point_colours, 1.0) / reference)
-    disc_relative = np.log(np.maximum(samples.disc_pixels, 1.0) / reference[:, None, :])
+    reference_logs = np.log(reference)
+    disc_relative = samples.disc_logs - reference_logs[:, None, :]
     # Whether a point is bare is judged on the paper plane, where its sample leaves the
     # printed lines out; which piece stands on it, on the plane of the pieces' tops.
-    bare = np.median(disc_relative, axis=1)
+    bare = samples.disc_median_logs - reference_logs
     cross_seen = cross_contrast(samples.cross_profiles, layout.point_arms, reference)
     cross = np.minimum(np.maximum(cross_seen, 0.0), CROSS_FULL)[:, None] / CROSS_FULL
     features = np.stack([np.hstack([bare if label is PointLabel.EMPTY else relative, cross])

@@ -10,7 +10,9 @@ Besides the score, it counts how the games ended, for each engine: repetitions
 made by its own move while ahead (the shuffling the objective removes), at
 equal material, and while behind.
 
-Floor: the current engine scores at least 50%.
+Floor: the current engine scores at least 50%. ``--records FILE`` keeps every
+game's moves as game records (Red and Black are ``new`` and ``previous``), which
+``benchmarks/repetition.py`` replays to judge each repetition.
 
 Run: ``nice -n 10 .venv/bin/python benchmarks/previous_engine.py --games 400``
 (about 2 hours on 2 free cores at 0.1 s a move); ``--games 40`` for a look.
@@ -30,9 +32,18 @@ from pathlib import Path
 from controller.game import EndReason
 from controller.position import Color
 from controller.variants import Variant
-from firmware.tournament import GameResult, Side, TournamentConfig, run_tournament, summarize
+from firmware.tournament import (
+    GameResult,
+    Side,
+    TournamentConfig,
+    run_tournament,
+    summarize,
+    write_records,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
+NAMES = ("new", "previous")
+"""How the records name the two engines."""
 FLOOR = 0.50
 PACKAGES = ("controller", "vision", "hardware", "firmware")
 
@@ -99,6 +110,7 @@ def main() -> int:
         "keeps a long run apart from edits made meanwhile)",
     )
     parser.add_argument("--seed", type=int, default=18, help="seed of the openings")
+    parser.add_argument("--records", type=Path, help="file to write the games to, as records")
     args = parser.parse_args()
     base = args.base or before_tablebases()
     python = shlex.quote(sys.executable)
@@ -120,6 +132,8 @@ def main() -> int:
         results = run_tournament(
             config, args.games, jobs=args.jobs, seed=args.seed, on_result=progress
         )
+    if args.records is not None:
+        args.records.write_text(write_records(results, Variant.STANDARD, NAMES))
     summary = summarize(results)
     print(
         f"current engine (A, {args.new or 'working tree'}) against {base} (B), "

@@ -30,6 +30,7 @@ from controller.errors import SurakartaError
 from controller.game import Game, Outcome
 from controller.gtp import GtpError, GtpRefused, answer_text
 from controller.position import Color
+from controller.record import GameRecord, write_record
 from controller.variants import Variant
 
 
@@ -79,6 +80,9 @@ class GameResult:
     """Engine A's pieces on the board at the end."""
     b_pieces: int
     """Engine B's pieces on the board at the end."""
+    moves: tuple[str, ...] = ()
+    """The game's moves in order, opening included: ``record`` makes them a game record,
+    so that a benchmark can replay every game and judge the engines' choices."""
 
     @property
     def a_score(self) -> float:
@@ -94,6 +98,27 @@ class GameResult:
             f"game {self.spec.index + 1}: A {self.spec.a_color.word}, opening {opening}: "
             f"{who} ({how}) after {self.plies} plies"
         )
+
+    def record(self, variant: Variant, names: tuple[str, str] = ("A", "B")) -> GameRecord:
+        """The game as a record (``controller.record``): Red and Black name the engines
+        (``names`` of A and B), Round is the game's number, Opening the plies of its
+        opening (not the engines' choices); Forfeit says why a game was lost so."""
+        game = Game(variant)
+        for name in self.moves:
+            game.play(name)
+        red, black = names if self.spec.a_color is Color.RED else names[::-1]
+        tags = {
+            "Event": "tournament",
+            "Round": str(self.spec.index + 1),
+            "Red": red,
+            "Black": black,
+            "Opening": str(len(self.spec.opening)),
+        }
+        if self.forfeit is not None:
+            winner = self.spec.a_color if self.winner is Side.A else self.spec.a_color.other
+            tags["Result"] = "1-0" if winner is Color.RED else "0-1"
+            tags["Forfeit"] = self.forfeit
+        return GameRecord(game, tags)
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,7 +341,13 @@ class TournamentConfig:
 
 def _forfeit(spec: GameSpec, game: Game, loser: Side, reason: str) -> GameResult:
     a_pieces, b_pieces = _pieces(spec, game)
-    return GameResult(spec, loser.other, None, reason, len(game.moves), a_pieces, b_pieces)
+    return GameResult(
+        spec, loser.other, None, reason, len(game.moves), a_pieces, b_pieces, _names(game)
+    )
+
+
+def _names(game: Game) -> tuple[str, ...]:
+    return tuple(move.name for move in game.moves)
 
 
 def _pieces(spec: GameSpec, game: Game) -> tuple[int, int]:
@@ -361,7 +392,9 @@ def play_game(
     assert outcome is not None
     winner = None if outcome.winner is None else side_of[outcome.winner]
     a_pieces, b_pieces = _pieces(spec, game)
-    return GameResult(spec, winner, outcome, None, len(game.moves), a_pieces, b_pieces)
+    return GameResult(
+        spec, winner, outcome, None, len(game.moves), a_pieces, b_pieces, _names(game)
+    )
 
 
 def _start_missing(
@@ -423,6 +456,13 @@ def check_engines(config: TournamentConfig) -> None:
             engine.close()
     if problems:
         raise EngineFailure("; ".join(problems))
+
+
+def write_records(
+    results: Sequence[GameResult], variant: Variant, names: tuple[str, str] = ("A", "B")
+) -> str:
+    """Every game of ``results`` as one record file (``surakarta analyse`` reads it)."""
+    return "\n".join(write_record(result.record(variant, names)) for result in results)
 
 
 def run_tournament(

@@ -5,12 +5,19 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 
 from controller.errors import BadOption
 from controller.numbers import seconds, whole
 from controller.variants import parse_variant
 from firmware.commands import check_numbers
-from firmware.tournament import GameResult, TournamentConfig, run_tournament, summarize
+from firmware.tournament import (
+    GameResult,
+    TournamentConfig,
+    run_tournament,
+    summarize,
+    write_records,
+)
 
 NAME = "tournament"
 ALIASES = ("match",)
@@ -40,6 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds an engine may take per answer before it loses (default: 10 x movetime + 10)",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the final score")
+    parser.add_argument(
+        "--records", type=Path, help="file to write every game to, as records (Red/Black: A, B)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,11 +65,21 @@ def run(args: argparse.Namespace) -> int:
         (args.engine_a, args.engine_b), parse_variant(args.variant), args.movetime, timeout
     )
 
+    if args.records is not None:
+        try:
+            args.records.write_text("")  # a file that cannot be written fails now, not at the end
+        except OSError as error:
+            raise BadOption(
+                f"cannot write records to {str(args.records)!r}: {error.strerror}"
+            ) from None
+
     def show(result: GameResult) -> None:
         if not args.quiet:
             print(result.line(), flush=True)
 
     results = run_tournament(config, args.games, jobs=args.jobs, seed=args.seed, on_result=show)
+    if args.records is not None:
+        args.records.write_text(write_records(results, config.variant))
     print(f"A: {args.engine_a}\nB: {args.engine_b}")
     print(summarize(results).report())
     return 0

@@ -5,13 +5,18 @@ from __future__ import annotations
 import math
 import shlex
 import sys
+from pathlib import Path
 
 import pytest
 
+from controller.game import EndReason, Game
 from controller.position import Color
+from controller.record import read_records
 from controller.variants import Variant
 from firmware import cli
 from firmware.tournament import (
+    GameResult,
+    GameSpec,
     Side,
     TournamentConfig,
     elo_difference,
@@ -19,6 +24,7 @@ from firmware.tournament import (
     schedule,
     summarize,
     wilson_interval,
+    write_records,
 )
 
 PYTHON = shlex.quote(sys.executable)
@@ -48,6 +54,12 @@ def test_greedy_and_random_play_whole_games() -> None:
     summary = summarize(results)
     assert summary.games == 2
     assert summary.a_wins + summary.draws + summary.b_wins == 2
+    # The records replay to the very endings the referee gave.
+    records = read_records(write_records(results, Variant.STANDARD, ("greedy", "random")))
+    for result, record in zip(results, records, strict=True):
+        assert record.game.outcome == result.outcome
+        assert len(record.game.moves) == result.plies
+        assert record.tags["Red" if result.spec.a_color is Color.RED else "Black"] == "greedy"
 
 
 @pytest.mark.slow
@@ -76,6 +88,34 @@ def test_openings_are_played_twice_with_colours_swapped() -> None:
     assert all(2 <= len(spec.opening) <= 4 for spec in specs)
 
 
+# Knights' shuffle: both sides step out and back, so the start comes again on ply 4.
+SHUFFLE = ("b2-b3", "e5-e4", "b3-b2", "e4-e5")
+
+
+def test_a_game_is_kept_as_a_record_with_its_engines_and_opening() -> None:
+    game = Game()
+    for name in SHUFFLE:
+        game.play(name)
+    outcome = game.outcome
+    assert outcome is not None and outcome.reason is EndReason.REPETITION
+    spec = GameSpec(6, SHUFFLE[:2], Color.BLACK)
+    result = GameResult(spec, None, outcome, None, 4, 12, 12, SHUFFLE)
+    [record] = read_records(write_records([result], Variant.STANDARD, ("new", "old")))
+    assert [move.name for move in record.game.moves] == list(SHUFFLE)
+    assert record.game.outcome == outcome
+    assert (record.tags["Red"], record.tags["Black"]) == ("old", "new")
+    assert (record.tags["Round"], record.tags["Opening"]) == ("7", "2")
+
+
+def test_a_forfeit_is_kept_with_its_winner_and_reason() -> None:
+    spec = GameSpec(0, SHUFFLE[:2], Color.RED)
+    result = GameResult(spec, Side.B, None, "engine A crashed", 2, 12, 12, SHUFFLE[:2])
+    [record] = read_records(write_records([result], Variant.STANDARD))
+    assert record.game.outcome is None
+    assert record.result == "0-1"
+    assert record.tags["Forfeit"] == "engine A crashed"
+
+
 def test_elo_and_interval() -> None:
     assert elo_difference(0.5) == 0
     assert elo_difference(0.75) == pytest.approx(190.85, abs=0.01)
@@ -97,6 +137,27 @@ def test_tournament_command_prints_the_score(capsys: pytest.CaptureFixture[str])
     assert out.count("game ") >= 2
     assert "score of A:" in out
     assert "Elo difference A - B:" in out
+
+
+@pytest.mark.slow
+def test_tournament_command_keeps_the_games(tmp_path: Path) -> None:
+    path = tmp_path / "games.txt"
+    arguments = ["--games", "2", "--movetime", "0.02", "--jobs", "2", "--quiet"]
+    assert cli.main(["tournament", GREEDY, RANDOM, *arguments, "--records", str(path)]) == 0
+    records = read_records(path.read_text())
+    assert [record.tags["Round"] for record in records] == ["1", "2"]
+    assert all(record.game.outcome is not None for record in records)
+
+
+def test_tournament_command_refuses_a_records_file_it_cannot_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "no-such-folder" / "games.txt"
+    assert cli.main(["tournament", GREEDY, RANDOM, "--records", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        f"surakarta tournament: cannot write records to {str(path)!r}: No such file or directory"
+    )
 
 
 @pytest.mark.parametrize("name", ["tournament", "match"])

@@ -175,6 +175,7 @@ class Search:
         objective: Objective = DEFAULT_OBJECTIVE,
         tablebase: Tablebase | bool = True,
         transpositions: TranspositionTable | None = None,
+        only: Sequence[Move] | None = None,
     ) -> None:
         """``history``: the game's positions so far (the current one may be included);
         ``noise``: half-width of pseudo-random noise added to every evaluation, for
@@ -185,7 +186,9 @@ class Search:
         for none, or the tables to use. Tables score wipe-outs, so they are used
         under win/loss scoring only;
         ``transpositions``: the transposition table to use and fill (an earlier search's, kept
-        between the moves of a game), or None for a fresh one.
+        between the moves of a game), or None for a fresh one;
+        ``only``: the root moves to search (legal moves of ``position``), or None for
+        all: a move's own score, with the game's endings judged from the root as in play.
         """
         endings = endings if endings is not None else Endings()
         self.position = position
@@ -223,6 +226,10 @@ class Search:
         self.stop: Callable[[], bool] = lambda: False
         self.root_deltas: list[Delta] = self.rules.deltas(self.own, self.opp) if self.own else []
         self.root_moves: list[Move] = self.rules.moves(self.own, self.opp) if self.own else []
+        if only is not None:
+            kept = [i for i, move in enumerate(self.root_moves) if move in only]
+            self.root_deltas = [self.root_deltas[i] for i in kept]
+            self.root_moves = [self.root_moves[i] for i in kept]
         self.best: Delta | None = self._first_guess()
         self.best_score = 0
         self.depth = 0

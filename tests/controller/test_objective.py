@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from controller.decisions import BoardSeen, Think
 from controller.engine.objective import PIECES_OBJECTIVE
-from controller.engine.search import COUNT_WIN, MATE_BOUND, PIECE, think
+from controller.engine.search import COUNT_WIN, MATE_BOUND, PIECE, Iteration, Search, think
 from controller.engine.settings import tuned
 from controller.match import Match
 from controller.movegen import legal_moves, make_move
+from controller.moves import Move
 from controller.position import Color, parse_position
 from controller.reading import BoardReading
 from controller.referee import Referee
@@ -61,3 +62,21 @@ def test_scored_by_pieces_endings_count_the_margin() -> None:
     by_pieces = think(position, depth=4, objective=PIECES_OBJECTIVE)
     assert by_pieces.score == 3 * PIECE
     assert think(position, depth=4).score > COUNT_WIN
+
+
+def test_a_move_searched_alone_is_scored_as_in_play() -> None:
+    # The repeating step alone scores the draw (contempt 0); searched alone, any
+    # other move scores what it is worth, and the search plays only what it was given.
+    position = parse_position("bbbbbb/6/6/6/6/rrrrrr r")
+    settings = tuned(["tempo=50", "contempt=0"])
+    repeating, other = legal_moves(position)[:2]
+    history = [make_move(position, repeating), position]
+
+    def alone(move: Move) -> Iteration:
+        search = Search(position, history=history, settings=settings, only=[move])
+        *_, last = search.iterate(lambda: False, max_depth=1)
+        assert search.best_move == move
+        return last
+
+    assert alone(repeating).score == 0
+    assert alone(other).score < 0

@@ -11,8 +11,9 @@ made by its own move while ahead (the shuffling the objective removes), at
 equal material, and while behind.
 
 Floor: the current engine scores at least 50%. ``--records FILE`` keeps every
-game's moves as game records (Red and Black are ``new`` and ``previous``), which
-``benchmarks/repetition.py`` replays to judge each repetition.
+game's moves as game records (Red and Black are ``new`` and ``previous``), and
+then has ``benchmarks/repetition.py`` replay them and judge every repetition the
+new engine made; its floors count too.
 
 Run: ``nice -n 10 .venv/bin/python benchmarks/previous_engine.py --games 400``
 (about 2 hours on 2 free cores at 0.1 s a move); ``--games 40`` for a look.
@@ -145,8 +146,12 @@ def main() -> int:
     for key, count in sorted(endings(results).items()):
         print(f"  {key}: {count}")
     verdict = "ok" if summary.score >= FLOOR else "BELOW THE FLOOR"
-    print(f"  floor: score >= {100 * FLOOR:.0f}%: {verdict}")
-    return 0 if summary.score >= FLOOR else 1
+    print(f"  floor: score >= {100 * FLOOR:.0f}%: {verdict}", flush=True)
+    judged = 0
+    if args.records is not None:
+        judge = [sys.executable, str(ROOT / "benchmarks" / "repetition.py"), str(args.records)]
+        judged = subprocess.run([*judge, "--movetime", f"{args.movetime:g}"]).returncode
+    return 0 if summary.score >= FLOOR and judged == 0 else 1
 
 
 if __name__ == "__main__":

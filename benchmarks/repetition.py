@@ -181,7 +181,8 @@ def violation(state: str, depth: int, alternatives: Sequence[tuple[Move, int]],
             return f"{best[0].name} {describe_score(best[1])}"
     elif state == "level":
         if best is not None and best[1] > -contempt:
-            return f"{best[0].name} scores {describe_score(best[1])}, above the draw's -{contempt}"
+            draw = describe_score(-contempt)
+            return f"{best[0].name} scores {describe_score(best[1])}, above the draw's {draw}"
     elif best is not None and best[1] > -MATE_BOUND:
         return f"{best[0].name} {describe_score(best[1])} loses no more than the repetition"
     return ""
@@ -244,6 +245,10 @@ def main() -> int:
         except (OSError, SurakartaError) as error:
             print(f"repetition.py: {path}: {error}", file=sys.stderr)
             return 2
+    if not any(args.engine in (r.tags.get("Red"), r.tags.get("Black")) for r in records):
+        print(f"repetition.py: no game names the engine {args.engine!r} (see --engine)",
+              file=sys.stderr)
+        return 2
     counts: Counter[str] = Counter()
     violations: Counter[str] = Counter()
     all_lost = 0

@@ -89,7 +89,9 @@ def _window(args: argparse.Namespace) -> int:
 def _board(args: argparse.Namespace) -> int:
     from firmware.app import BoardApp, install_signal_handlers
     from firmware.config import load_config
+    from firmware.memory import settle_allocator
 
+    settle_allocator()  # before the camera's first buffers, for months of running
     config = load_config(args.config)
     if config.camera.source == "picamera" and (status := _load_pi_camera_stack()):
         return status

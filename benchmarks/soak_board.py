@@ -29,6 +29,7 @@ from controller.variants import Variant
 from firmware.app import BoardApp
 from firmware.config import load_config
 from firmware.journal import Journal
+from firmware.memory import settle_allocator
 from hardware.mock import mock_factory
 from vision.calibrate import calibrate, save_calibration
 from vision.config import VisionConfig
@@ -206,6 +207,7 @@ def soak_main_loop(seconds: float, seed: int, log: Callable[[str], None] = print
     """Run the soak for ``seconds`` of wall time; 0 when every floor holds, else 1."""
     # The board logs every camera fault it shows; thousands of them are the soak's point.
     logging.disable(logging.ERROR)
+    settle_allocator()  # as surakarta run does
     rng = random.Random(seed)
     figures = Figures()
     started = time.monotonic()
@@ -315,6 +317,11 @@ def _window_means(samples: list[tuple[float, float]], seconds: float) -> tuple[f
     return statistics.fmean(first), statistics.fmean(last)
 
 
+def _rss_at(samples: list[tuple[float, float]], seconds: float) -> float:
+    """The RSS sampled last at or before ``seconds``."""
+    return [rss for t, rss in samples if t <= seconds][-1]
+
+
 def _report(figures: Figures, seconds: float, log: Callable[[str], None]) -> int:
     log(f"{figures.steps} steps ({figures.steps * STEP / 3600:.1f} h of board time) in "
         f"{seconds / 60:.0f} min; {figures.moves} moves by the hand, {figures.accepted} accepted; "
@@ -335,6 +342,11 @@ def _report(figures: Figures, seconds: float, log: Callable[[str], None]) -> int
         first, last = _window_means(figures.samples, seconds)
         half = figures.samples[len(figures.samples) // 2:]
         slope = float(np.polyfit([t / 3600 for t, _ in half], [m for _, m in half], 1)[0])
+        samples = figures.samples
+        hourly = "; ".join(f"at {t / 3600:.0f} h {_rss_at(samples, t):.1f} MB"
+                           for t in range(3600, int(samples[-1][0]) + 1, 3600))
+        log(f"RSS at the start {samples[0][1]:.1f} MB; {hourly + '; ' if hourly else ''}"
+            f"at the end {samples[-1][1]:.1f} MB")
         log(f"RSS: first window {first:.1f} MB, last window {last:.1f} MB "
             f"(+{last - first:.1f} MB; floor {FLAT_MB:.0f} MB); second half's slope "
             f"{slope:+.1f} MB/h; peak {max(m for _, m in figures.samples):.1f} MB")

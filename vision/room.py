@@ -316,26 +316,35 @@ def _hit_cylinder(origin: np.ndarray, rays: np.ndarray, piece: _Piece,
 def _hit_dome(origin: np.ndarray, rays: np.ndarray,
               piece: _Piece) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r, h = piece.radius, piece.height
-    irregular = piece.kind.pattern is Pattern.RIDGES
-    outer = r * (1.06 if irregular else 1.0)
-    scale = np.array([outer, outer, h])
+    hit, entry, point = _hit_ellipsoid(origin, rays, np.full(rays.shape[:-1], r), h)
+    if piece.kind.pattern is Pattern.RIDGES:
+        # A shell's edge is scalloped: each ray meets the dome of the radius its own
+        # direction round the piece has (taken where it meets the plain dome, or would).
+        angle = np.arctan2(point[..., 1], point[..., 0]) + piece.turn
+        edge = r * (1 + 0.05 * np.sin(5 * angle))
+        hit, entry, point = _hit_ellipsoid(origin, rays, edge, h)
+    else:
+        edge = np.full(rays.shape[:-1], r)
+    normal = point / np.stack([edge * edge, edge * edge, np.full_like(edge, h * h)], axis=-1)
+    normal /= np.maximum(np.linalg.norm(normal, axis=-1, keepdims=True), 1e-12)
+    return hit, entry, normal
+
+
+def _hit_ellipsoid(origin: np.ndarray, rays: np.ndarray, radius: np.ndarray, height: float
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where each ray enters the upper half of an ellipsoid of its own ``radius`` (per ray)
+    and ``height``: whether it does, the distance along it, and the point (near misses give
+    the nearest approach, for the scalloped edge's angle)."""
+    scale = np.stack([radius, radius, np.full_like(radius, height)], axis=-1)
     o, d = origin / scale, rays / scale
     a = np.sum(d * d, axis=-1)
     b = 2 * np.sum(o * d, axis=-1)
-    c = float(np.sum(o * o)) - 1
+    c = np.sum(o * o, axis=-1) - 1
     discriminant = b * b - 4 * a * c
     entry = (-b - np.sqrt(np.maximum(discriminant, 0))) / (2 * a)
     point = origin + rays * entry[..., None]
     hit = (discriminant > 0) & (point[..., 2] <= 0)
-    if irregular:
-        # A shell's edge is scalloped: trim the ellipsoid to a radius that varies round it.
-        angle = np.arctan2(point[..., 1], point[..., 0]) + piece.turn
-        edge = r * (1 + 0.05 * np.sin(5 * angle))
-        radial = np.hypot(point[..., 0], point[..., 1])
-        hit &= (radial / edge) ** 2 + (point[..., 2] / h) ** 2 <= 1.0
-    normal = point / (scale * scale)
-    normal /= np.maximum(np.linalg.norm(normal, axis=-1, keepdims=True), 1e-12)
-    return hit, entry, normal
+    return hit, entry, point
 
 
 def _piece_albedo(piece: _Piece, local: np.ndarray, normal: np.ndarray) -> np.ndarray:

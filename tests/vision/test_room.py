@@ -81,6 +81,25 @@ def test_a_tilted_camera_sees_a_tall_piece_displaced_towards_the_far_side() -> N
     assert np.linalg.norm(top - tall_centre) < np.linalg.norm(near - tall_centre)
 
 
+@pytest.mark.parametrize("piece_set", PIECE_SETS, ids=lambda piece_set: piece_set.name)
+def test_every_piece_set_hides_the_printed_cross_under_its_tops(piece_set: object) -> None:
+    # Seen from straight above, a piece's top covers its point and the cross printed there.
+    scene = scene_with(pieces=piece_set, camera=RoomCamera(width=480, height=360, fill=0.9))
+    point = MODEL.point_mm(parse_point("c3", 6))
+    radius = scene.piece_scale * MODEL.disc_diameter / 2
+    x, y = np.round(sheet_pixels(scene, 6, np.array([point]))[0]).astype(int)
+    edge = np.round(sheet_pixels(scene, 6, np.array([(point[0] + 0.6 * radius, point[1])]))[0])
+    reach = int(np.linalg.norm(edge - (x, y)))
+    image = render_room(one_piece(), scene).astype(np.float64)
+    bare = render_room(empty_board(), scene).astype(np.float64)
+    top = image[y - reach:y + reach + 1, x - reach:x + reach + 1]
+    paper = bare[y - reach:y + reach + 1, x - reach:x + reach + 1]
+    # The lines show on the bare point; none shows through a top (it is about as even as
+    # a top's pattern and shading make it).
+    assert float(np.quantile(paper.mean(axis=2), 0.05)) < 0.6 * float(np.median(paper))
+    assert float(np.quantile(top.mean(axis=2), 0.05)) > 0.6 * float(np.median(top.mean(axis=2)))
+
+
 def test_a_low_lamp_on_one_side_leaves_the_far_side_darker() -> None:
     lamp = Light(LightKind.LAMP, (-250.0, MIDDLE[1], 200.0), 2700.0, 1.0, 20.0)
     scene = scene_with(lights=(lamp,))

@@ -114,18 +114,30 @@ def before_last(game: Game) -> Game:
     return prior
 
 
-def horizon_of(prior: Game, args: argparse.Namespace) -> int:
-    """The depth the engine completes where it repeated (``prior``'s end), or ``--depth``."""
-    if args.depth is not None:
-        return int(args.depth)
+@dataclass(frozen=True, slots=True)
+class Judge:
+    """How the engine judged played: its settings, its time a move, or a fixed depth."""
+
+    settings: SearchSettings = DEFAULT_SETTINGS
+    """The engine's settings (its contempt for draws prices the level floor)."""
+    movetime: float = 0.1
+    """Its seconds a move: the depth it completes in them is the horizon."""
+    depth: int | None = None
+    """A fixed horizon instead."""
+
+
+def horizon_of(prior: Game, how: Judge) -> int:
+    """The depth the engine completes where it repeated (``prior``'s end), or ``how.depth``."""
+    if how.depth is not None:
+        return how.depth
     found = think(
         prior.position,
         prior.variant,
-        movetime=args.movetime,
+        movetime=how.movetime,
         history=prior.positions[:-1],
         plies_without_capture=prior.plies_without_capture,
         endings=prior.endings,
-        settings=args.settings,
+        settings=how.settings,
     )
     return max(1, found.depth)
 
@@ -188,7 +200,7 @@ def violation(state: str, depth: int, alternatives: Sequence[tuple[Move, int]],
     return ""
 
 
-def judge(record: GameRecord, args: argparse.Namespace) -> Judged:
+def judge(record: GameRecord, how: Judge) -> Judged:
     """The engine's repetition at the end of ``record``'s game."""
     game = record.game
     prior = before_last(game)
@@ -196,7 +208,7 @@ def judge(record: GameRecord, args: argparse.Namespace) -> Judged:
     mover = before.turn
     own, other = before.count(mover), before.count(mover.other)
     state = "ahead" if own > other else "level" if own == other else "behind"
-    depth = horizon_of(prior, args)
+    depth = horizon_of(prior, how)
     scores = move_scores(prior, depth, PLAIN)
     alternatives = tuple(
         pair for pair in scores if make_move(before, pair[0]) not in prior.positions
@@ -212,7 +224,7 @@ def judge(record: GameRecord, args: argparse.Namespace) -> Judged:
         game.moves[-1],
         alternatives,
         table_move,
-        violation(state, depth, alternatives, table_move, args.settings.contempt),
+        violation(state, depth, alternatives, table_move, how.settings.contempt),
         lost,
     )
 
@@ -237,7 +249,7 @@ def main() -> int:
         "--contempt", type=int, default=DEFAULT_SETTINGS.contempt, help="its contempt for draws"
     )
     args = parser.parse_args()
-    args.settings = SearchSettings(contempt=args.contempt)
+    how = Judge(SearchSettings(contempt=args.contempt), args.movetime, args.depth)
     records: list[GameRecord] = []
     for path in args.records:
         try:
@@ -259,7 +271,7 @@ def main() -> int:
         if name != args.engine:
             counts[f"{name} repeated"] += 1
             continue
-        judged = judge(record, args)
+        judged = judge(record, how)
         print(judged.line(), flush=True)
         counts[f"{args.engine} repeated {judged.state}"] += 1
         if judged.violation:

@@ -95,6 +95,9 @@ class Sound(Enum):
     """The computer chose its move."""
     GAME_OVER = "game-over"
     """The game ended."""
+    SAVE_FAILED = "save-failed"
+    """The game cannot be saved (a full or read-only disk): moves from now on would be
+    lost in a power cut."""
 
 
 class Purpose(Enum):

@@ -20,7 +20,7 @@ from typing import Any
 
 from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 
-from controller.decisions import BoardSeen, Layer
+from controller.decisions import BoardSeen, Layer, Sound
 from controller.engine.service import BackgroundEngine
 from controller.errors import SurakartaError
 from controller.geometry import point_at, point_name
@@ -340,9 +340,10 @@ class BoardApp:
             return None
 
     def _show_saves(self) -> None:
-        """A slow blink of the middle points while the journal cannot be written."""
-        failing = self.journal.failing
-        if failing == self._saves_failing:
+        """A slow blink of the middle points while the journal cannot be written, and two
+        long buzzes when saves start failing."""
+        failing, was = self.journal.failing, self._saves_failing
+        if failing == was:
             return
         self._saves_failing = failing
         if failing is None:
@@ -354,6 +355,10 @@ class BoardApp:
         log.error("%s", message)
         # The status line too (the companion page shows it): the lamps alone do not say why.
         self.session.last_message = message
+        # And the buzzer when they start failing: the players may not be looking at the lamps.
+        play_sound = self.session.outputs.play_sound
+        if was is None and play_sound is not None:
+            play_sound(Sound.SAVE_FAILED)
         size = self.session.referee.position.size
         middle = range((size - 1) // 2, size // 2 + 1)
         points = tuple(point_name(point_at(x, y)) for x in middle for y in middle)

@@ -32,6 +32,8 @@ SOUND_PATTERNS: Mapping[Sound, tuple[Note, ...]] = {
     Sound.COMPUTER_MOVE: (("G5", 0.1), (None, 0.05), ("C6", 0.25)),
     # A falling phrase ending on a long note.
     Sound.GAME_OVER: (("C6", 0.2), ("G5", 0.2), ("E5", 0.2), ("C5", 0.6)),
+    # Two long low buzzes: an alarm, not a game event (the lamps then say which).
+    Sound.SAVE_FAILED: (("A4", 0.5), (None, 0.2), ("A4", 0.5)),
 }
 """The sound of each event."""
 

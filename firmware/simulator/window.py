@@ -101,6 +101,7 @@ SOUND_WORDS = {
     Sound.ILLEGAL_MOVE: "three buzzes (illegal move)",
     Sound.COMPUTER_MOVE: "rising pair (computer's move)",
     Sound.GAME_OVER: "falling phrase (game over)",
+    Sound.SAVE_FAILED: "two long buzzes (the game cannot be saved)",
 }
 """How the panel names the buzzer's sounds."""
 

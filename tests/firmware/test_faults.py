@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import tempfile
@@ -342,9 +343,22 @@ def test_failing_saves_are_shown_on_the_lamps_until_they_work_again(
             raise OSError(errno.ENOSPC, "No space left on device")
         real_replace(*args)
 
+    buzzer = pins.pin(18)  # the default config's tonal buzzer
+
+    def long_buzzes() -> int:
+        """Buzzes of 0.45 s or more since the last call, once the buzzer has played all."""
+        assert app.hardware.buzzer is not None
+        app.hardware.buzzer.wait()
+        changes = buzzer.states
+        buzzer.clear_states()
+        # A mock pin times each change from the one before.
+        return sum(1 for change, after in itertools.pairwise(changes)
+                   if change.state and after.timestamp >= 0.45)
+
     try:
         _run(app, clock, 10)
         assert not any(middle_lit_over_a_period()), "nothing lights the middle at the start"
+        long_buzzes()
         monkeypatch.setattr(os, "replace", replace_on_a_full_disk)
         cameras.position = _after(cameras.position, "b2-c3")
         _run(app, clock, 10)
@@ -352,11 +366,13 @@ def test_failing_saves_are_shown_on_the_lamps_until_they_work_again(
         blink = middle_lit_over_a_period()
         assert any(blink) and not all(blink), "the middle points blink while saves fail"
         assert "cannot be saved (No space left on device)" in app.session.last_message
+        assert long_buzzes() == 2, "two long buzzes when saves start failing, not at every step"
         full["on"] = False
         cameras.position = _after(cameras.position, "e5-e4")
         _run(app, clock, 10)
         assert not any(middle_lit_over_a_period()), "and go dark once a save works"
         assert "cannot be saved" not in app.session.last_message
+        assert long_buzzes() == 0
     finally:
         app.close()
     state = Journal(tmp_path / "journal.json").load()

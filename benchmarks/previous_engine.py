@@ -15,8 +15,9 @@ game's moves as game records (Red and Black are ``new`` and ``previous``), and
 then has ``benchmarks/repetition.py`` replay them and judge every repetition the
 new engine made; its floors count too.
 
-Run: ``nice -n 10 .venv/bin/python benchmarks/previous_engine.py --games 400``
-(about 2 hours on 2 free cores at 0.1 s a move); ``--games 40`` for a look.
+Run: ``nice -n 10 .venv/bin/python benchmarks/previous_engine.py --games 400
+--records games.txt`` (about 20 minutes on 2 free cores at 0.1 s a move, and a
+few seconds a repetition to judge them); ``--games 40`` for a look.
 """
 
 from __future__ import annotations

@@ -250,21 +250,21 @@ def main() -> int:
     )
     args = parser.parse_args()
     how = Judge(SearchSettings(contempt=args.contempt), args.movetime, args.depth)
-    records: list[GameRecord] = []
+    records: list[tuple[str, GameRecord]] = []  # with the file each came from
     for path in args.records:
         try:
-            records.extend(read_records(path.read_text()))
+            records.extend((path.name, record) for record in read_records(path.read_text()))
         except (OSError, SurakartaError) as error:
             print(f"repetition.py: {path}: {error}", file=sys.stderr)
             return 2
-    if not any(args.engine in (r.tags.get("Red"), r.tags.get("Black")) for r in records):
+    if not any(args.engine in (r.tags.get("Red"), r.tags.get("Black")) for _, r in records):
         print(f"repetition.py: no game names the engine {args.engine!r} (see --engine)",
               file=sys.stderr)
         return 2
     counts: Counter[str] = Counter()
     violations: Counter[str] = Counter()
     all_lost = 0
-    for record in records:
+    for source, record in records:
         name = repeater(record)
         if name is None:
             continue
@@ -272,7 +272,7 @@ def main() -> int:
             counts[f"{name} repeated"] += 1
             continue
         judged = judge(record, how)
-        print(judged.line(), flush=True)
+        print(f"{source}: {judged.line()}" if len(args.records) > 1 else judged.line(), flush=True)
         counts[f"{args.engine} repeated {judged.state}"] += 1
         if judged.violation:
             violations[judged.state] += 1

@@ -249,16 +249,35 @@ def _label_tables(config: VisionConfig, model: ColourModel) -> _LabelTables:
            config.glare_clearance)
     tables = _tables_by_model.get(key)
     if tables is None:
-        glare = np.linspace(0.0, config.glare_limit, GLARE_STEPS)
-        glared = np.repeat(model.means[None, :, :], GLARE_STEPS, axis=0)
-        pieces = [index for index in range(len(LABELS)) if LABELS[index] is not PointLabel.EMPTY]
-        glared[:, pieces, :3] = np.log(np.exp(glared[:, pieces, :3]) + glare[:, None, None])
+        glared = _glared_means(config, model)
         tables = _LabelTables(np.linalg.inv(model.covariances), glared,
                               _glare_allowed(config, model, glared))
         if len(_tables_by_model) >= _TABLES_KEPT:
             del _tables_by_model[next(iter(_tables_by_model))]
         _tables_by_model[key] = tables
     return tables
+
+
+GLARE_REMOVED = (0.3, 0.6, 0.85)
+"""Shares of a piece label's darkest channel (linear) tried as glare it had when learned.
+
+A glossy set under a lamp above shows glare on every top of the start position, so the
+colour learned is the glared one; a top of that set later out of the glare is darker and
+purer in colour, along the same curve run backwards."""
+
+
+def _glared_means(config: VisionConfig, model: ColourModel) -> np.ndarray:
+    """(glare, labels, f) each label's mean with each amount of glare added (pieces only):
+    first none, then more up to ``config.glare_limit``, then the learned glare taken away."""
+    added = np.linspace(0.0, config.glare_limit, GLARE_STEPS)
+    pieces = [index for index in range(len(LABELS)) if LABELS[index] is not PointLabel.EMPTY]
+    linear = np.exp(model.means[:, :3])
+    amounts = np.zeros((GLARE_STEPS + len(GLARE_REMOVED), len(LABELS)))
+    amounts[:GLARE_STEPS, pieces] = added[:, None]
+    amounts[GLARE_STEPS:, pieces] = -np.outer(GLARE_REMOVED, linear[pieces].min(axis=1))
+    glared = np.repeat(model.means[None, :, :], len(amounts), axis=0)
+    glared[:, :, :3] = np.log(linear[None] + amounts[:, :, None])
+    return glared
 
 
 def _squared_distances(config: VisionConfig, model: ColourModel, features: np.ndarray

@@ -45,6 +45,20 @@ def test_a_glossy_top_mirroring_the_lamp_keeps_its_label() -> None:
     assert result.confidences[0] >= config.confident
 
 
+def test_a_glossy_top_out_of_the_glare_it_had_at_calibration_keeps_its_label() -> None:
+    config = VisionConfig()
+    colours = model(config)
+    # Every black top of the start position caught the lamp (BLACK_TOP is black with 0.35
+    # of glare): one set down away from the lamp shows its own, far darker black.
+    plain_black = with_glare(BLACK_TOP, -0.35)
+    result = classify(config, colours, features_of(plain_black, 0.0))
+    assert result.labels[0] == BLACK
+    assert result.confidences[0] >= config.confident
+    # Dark red out of the glare is darker red, never black.
+    result = classify(config, colours, features_of(with_glare(DARK_RED, -0.15), 0.0))
+    assert result.labels[0] == RED
+
+
 def test_a_bare_point_in_a_shadow_lit_by_the_sky_is_bare() -> None:
     config = VisionConfig()
     colours = model(config)

@@ -18,7 +18,9 @@ is ``(own, opp)`` and a child is ``(opp & keep, own ^ flip)`` for a move delta
   for draws, and by which side's repetition it is;
 - the tablebases (``tablebase.py``): a position with few enough pieces is scored
   exactly, at every node and in the quiescence search, when the no-capture limit
-  cannot interfere; a won position at the root is played from the table at once.
+  cannot interfere; a won position at the root is played from the table at once;
+- a second look before the game's last move: ``think`` searches the other moves as
+  long again before ending a game by its own repetition while ahead.
 
 The search is an object the caller stops: ``Search.iterate(stop)`` yields one
 ``Iteration`` per completed depth and ends when ``stop()`` turns true (checked
@@ -39,7 +41,7 @@ from controller.engine.tablebase import Tablebase, shipped
 from controller.engine.zobrist import color_index, zobrist
 from controller.errors import GameOver
 from controller.game import Endings
-from controller.movegen import KEEP_ALL, Delta, Rules, rules
+from controller.movegen import KEEP_ALL, Delta, Rules, make_move, rules
 from controller.moves import Move
 from controller.position import Position
 from controller.variants import Variant
@@ -68,6 +70,7 @@ _MULTI_CUT_MOVES = 6
 _MULTI_CUT_NEEDED = 3
 _NOISE_MULTIPLIER = 0x9E37_79B9_7F4A_7C15
 _MASK64 = (1 << 64) - 1
+_VERIFY_PLIES = 2  # how much deeper a depth-limited search looks before repeating ahead
 
 
 TranspositionTable = dict[int, tuple[int, int, int, Delta | None]]
@@ -691,20 +694,30 @@ def think(
     would search in its time), or several: the search stops at the first limit
     reached. With none, it searches to depth 4. A single legal move is returned at
     once, and so is the table's move in a position the tablebase holds as won.
+    Before ending a game scored win or loss by its own repetition while ahead, it
+    searches the other moves as long again (two plies deeper when the depth is
+    the limit) and plays one that proves a better ending: a wipe-out, a larger margin.
     Raises GameOver when the side to move has no move.
     """
-    search = Search(
-        position,
-        variant,
-        history=history,
-        plies_without_capture=plies_without_capture,
-        endings=endings,
-        noise=noise,
-        noise_seed=noise_seed,
-        settings=settings,
-        objective=objective,
-        tablebase=tablebase,
-    )
+    def searcher(
+        only: Sequence[Move] | None = None, table: TranspositionTable | None = None
+    ) -> Search:
+        return Search(
+            position,
+            variant,
+            history=history,
+            plies_without_capture=plies_without_capture,
+            endings=endings,
+            noise=noise,
+            noise_seed=noise_seed,
+            settings=settings,
+            objective=objective,
+            tablebase=tablebase,
+            transpositions=table,
+            only=only,
+        )
+
+    search = searcher()
     first = search.best_move
     if first is None:
         raise GameOver(f"game over: no legal move in {position}")
@@ -722,19 +735,57 @@ def think(
             return SearchResult(pv[0], MATE - verdict.plies, 0, pv, 0)
     if len(search.root_deltas) == 1:
         return SearchResult(first, 0, 0, [first], 0)
-    stop = _stopper(movetime, deadline, clock)
-    if nodes is not None:
-        timed = stop
-        stop = lambda: search.nodes >= nodes or timed()  # noqa: E731
     max_depth = depth if depth is not None else (64 if (movetime or deadline or nodes) else 4)
-    last: Iteration | None = None
-    for iteration in search.iterate(stop, max_depth):
-        last = iteration
+    last = _deepen(search, max_depth, movetime, deadline, nodes, clock)
     move = search.best_move or first
     if last is None:
         return SearchResult(move, search.best_score, 0, [move], search.nodes)
     pv = last.pv if last.pv and last.pv[0] == move else [move]
-    return SearchResult(move, last.score, last.depth, pv, search.nodes)
+    chosen = SearchResult(move, last.score, last.depth, pv, search.nodes)
+    if not _repeats_ahead(search, chosen, history):
+        return chosen
+    # Ending the game by its own repetition while ahead is a sure win, but a wipe-out
+    # just beyond the depth reached (a capture into the tables, say) is what a player
+    # expects: before the game's last move, the other moves get as long again.
+    others = [m for m in search.root_moves if make_move(position, m) not in history]
+    again = searcher(others, search.table)
+    deeper = _deepen(again, min(max_depth + _VERIFY_PLIES, 64), movetime, deadline, nodes, clock)
+    if deeper is None or deeper.score <= chosen.score:
+        return chosen
+    return SearchResult(
+        deeper.pv[0], deeper.score, deeper.depth, deeper.pv, search.nodes + again.nodes
+    )
+
+
+def _deepen(
+    search: Search,
+    max_depth: int,
+    movetime: float | None,
+    deadline: Callable[[], bool] | None,
+    nodes: int | None,
+    clock: Callable[[], float],
+) -> Iteration | None:
+    """The deepest iteration ``search`` completes within the limits (None if none)."""
+    stop = _stopper(movetime, deadline, clock)
+    if nodes is not None:
+        timed = stop
+        stop = lambda: search.nodes >= nodes or timed()  # noqa: E731
+    last: Iteration | None = None
+    for iteration in search.iterate(stop, max_depth):
+        last = iteration
+    return last
+
+
+def _repeats_ahead(search: Search, chosen: SearchResult, history: Sequence[Position]) -> bool:
+    """Whether ``chosen`` ends a game scored win or loss by the engine's own repetition
+    while it is ahead (a sure win on count that a deeper look may turn into a wipe-out)."""
+    return (
+        not search.pieces_scoring
+        and search.repetition
+        and search.own.bit_count() > search.opp.bit_count()
+        and COUNT_WIN <= chosen.score <= MATE_BOUND
+        and make_move(search.position, chosen.move) in history
+    )
 
 
 def _stopper(

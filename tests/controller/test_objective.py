@@ -80,3 +80,17 @@ def test_a_move_searched_alone_is_scored_as_in_play() -> None:
 
     assert alone(repeating).score == 0
     assert alone(other).score < 0
+
+
+def test_before_repeating_ahead_it_looks_deeper_for_a_wipe_out() -> None:
+    # Four against three (from a tournament game): three plies see nothing better
+    # than winning on count by stepping back, b2-b1; b2xb5 wipes out in 7 plies,
+    # which a search two plies deeper sees.
+    position = parse_position("b5/bbr1r1/6/6/1r4/r5 r")
+    back = next(move for move in legal_moves(position) if move.name == "b2-b1")
+    history = [make_move(position, back), position]
+    chosen = think(position, depth=3, history=history, plies_without_capture=3)
+    assert chosen.move.name == "b2xb5"
+    assert chosen.score > MATE_BOUND
+    # Without the repetition to hand, three plies alone do not see the wipe-out.
+    assert think(position, depth=3, plies_without_capture=3).score < MATE_BOUND

@@ -29,6 +29,7 @@ every few hundred nodes). ``think()`` wraps it with a move time or deadline.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -750,11 +751,12 @@ def think(
     others = [m for m in search.root_moves if make_move(position, m) not in history]
     again = searcher(others, search.table)
     deeper = _deepen(again, min(max_depth + _VERIFY_PLIES, 64), movetime, deadline, nodes, clock)
+    nodes_searched = search.nodes + again.nodes
     if deeper is None or deeper.score <= chosen.score:
-        return chosen
-    return SearchResult(
-        deeper.pv[0], deeper.score, deeper.depth, deeper.pv, search.nodes + again.nodes
-    )
+        # The repetition stands: every other move was searched this deep to no better end.
+        depth_seen = max(chosen.depth, deeper.depth if deeper is not None else 0)
+        return dataclasses.replace(chosen, depth=depth_seen, nodes=nodes_searched)
+    return SearchResult(deeper.pv[0], deeper.score, deeper.depth, deeper.pv, nodes_searched)
 
 
 def _deepen(

@@ -32,7 +32,9 @@ def test_ahead_a_repetition_is_a_win_but_a_wipe_out_in_the_tables_comes_first() 
     position = parse_position("bbbbb1/6/6/6/6/rrrrrr r")
     move = legal_moves(position)[0]
     history = [make_move(position, move), position]
-    assert think(position, depth=3, history=history).score >= COUNT_WIN
+    kept = think(position, depth=3, history=history)
+    assert kept.move == move and kept.score >= COUNT_WIN
+    assert kept.depth == 5  # the other moves were searched two plies deeper first
     # Three against two, one capture from a four-piece table win: it plays on.
     near_end = parse_position("b4r/3r2/6/6/2r3/5b r")
     for move in legal_moves(near_end):

@@ -10,12 +10,14 @@ repeating move, the position before it is examined:
   played without repeating (``endgame.winning_move``, which avoids the game's
   earlier positions and respects the no-capture limit) is a wipe-out in reach;
 - every legal move searched on its own to the engine's horizon (the depth the
-  engine completes from that position in ``--movetime``, or ``--depth``), with the
-  game's history, the tables, and the prunings off, so that no wipe-out or
-  escape is cut away: the moves that do not repeat a position are the
-  alternatives.
+  engine reports from that position in ``--movetime``, its second look before
+  repeating ahead included, or ``--depth``), with the game's history, the
+  tables, and the prunings off, so that no wipe-out or escape is cut away: the
+  moves that do not repeat a position are the alternatives. The horizon is
+  measured when judging, so judge on a machine as busy as the one that played
+  (or give ``--depth``).
 
-The floors (what docs of the engine's objective promise, under win/loss scoring):
+The floors (what the engine's objective promises, under win/loss scoring):
 
 - ahead: no repetition while a wipe-out is in reach (a table win, or an
   alternative that wipes out within the horizon);

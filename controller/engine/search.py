@@ -20,7 +20,7 @@ is ``(own, opp)`` and a child is ``(opp & keep, own ^ flip)`` for a move delta
   exactly, at every node and in the quiescence search, when the no-capture limit
   cannot interfere; a won position at the root is played from the table at once;
 - a second look before the game's last move: ``think`` searches the other moves as
-  long again before ending a game by its own repetition while ahead.
+  long again before ending a game by its own repetition.
 
 The search is an object the caller stops: ``Search.iterate(stop)`` yields one
 ``Iteration`` per completed depth and ends when ``stop()`` turns true (checked
@@ -695,9 +695,11 @@ def think(
     would search in its time), or several: the search stops at the first limit
     reached. With none, it searches to depth 4. A single legal move is returned at
     once, and so is the table's move in a position the tablebase holds as won.
-    Before ending a game scored win or loss by its own repetition while ahead, it
-    searches the other moves as long again (two plies deeper when the depth is
-    the limit) and plays one that proves a better ending: a wipe-out, a larger margin.
+    Before ending the game by its own repetition, it searches the other moves as
+    long again (two plies deeper when the depth is the limit) and plays the best of
+    them if it scores above the repetition: ahead, one that proves a better ending
+    (a wipe-out, a larger margin); level, one worth more than a draw less the
+    contempt; behind, any that is not wiped out sooner.
     Raises GameOver when the side to move has no move.
     """
     def searcher(
@@ -743,19 +745,27 @@ def think(
         return SearchResult(move, search.best_score, 0, [move], search.nodes)
     pv = last.pv if last.pv and last.pv[0] == move else [move]
     chosen = SearchResult(move, last.score, last.depth, pv, search.nodes)
-    if not _repeats_ahead(search, chosen, history):
+    if not (search.repetition and make_move(position, chosen.move) in history):
         return chosen
-    # Ending the game by its own repetition while ahead is a sure win, but a wipe-out
-    # just beyond the depth reached (a capture into the tables, say) is what a player
-    # expects: before the game's last move, the other moves get as long again.
+    # The game's last move deserves a second look: ahead, a wipe-out just beyond the
+    # depth reached (a capture into the tables, say) is what a player expects, not a
+    # win by repetition; level, a search stopped in the middle of a depth may have
+    # found the draw's exact score above a first move that failed low, before it
+    # reached the moves that play on.
+    # The repetition's own score is exact at one ply (the game ends); the last
+    # completed depth's score may belong to another move.
+    repeating = _deepen(searcher([chosen.move]), 1, None, None, None, clock)
+    assert repeating is not None
     others = [m for m in search.root_moves if make_move(position, m) not in history]
     again = searcher(others, search.table)
     deeper = _deepen(again, min(max_depth + _VERIFY_PLIES, 64), movetime, deadline, nodes, clock)
     nodes_searched = search.nodes + again.nodes
-    if deeper is None or deeper.score <= chosen.score:
+    if deeper is None or deeper.score <= repeating.score:
         # The repetition stands: every other move was searched this deep to no better end.
         depth_seen = max(chosen.depth, deeper.depth if deeper is not None else 0)
-        return dataclasses.replace(chosen, depth=depth_seen, nodes=nodes_searched)
+        return dataclasses.replace(
+            chosen, score=repeating.score, depth=depth_seen, nodes=nodes_searched
+        )
     return SearchResult(deeper.pv[0], deeper.score, deeper.depth, deeper.pv, nodes_searched)
 
 
@@ -776,18 +786,6 @@ def _deepen(
     for iteration in search.iterate(stop, max_depth):
         last = iteration
     return last
-
-
-def _repeats_ahead(search: Search, chosen: SearchResult, history: Sequence[Position]) -> bool:
-    """Whether ``chosen`` ends a game scored win or loss by the engine's own repetition
-    while it is ahead (a sure win on count that a deeper look may turn into a wipe-out)."""
-    return (
-        not search.pieces_scoring
-        and search.repetition
-        and search.own.bit_count() > search.opp.bit_count()
-        and COUNT_WIN <= chosen.score <= MATE_BOUND
-        and make_move(search.position, chosen.move) in history
-    )
 
 
 def _stopper(

@@ -44,18 +44,26 @@ def test_ahead_a_repetition_is_a_win_but_a_wipe_out_in_the_tables_comes_first() 
 
 
 def test_level_it_declines_a_draw_by_repetition_worth_less_than_its_contempt() -> None:
-    # Having the move weighs half a piece here, so every move that does not repeat
-    # leaves the opponent a little better (about -0.27): a draw is worth more, unless
-    # the contempt for draws says otherwise.
+    # Having the move weighs half a piece here, so at one ply every move that does
+    # not repeat leaves the opponent a little better (about -0.27): a draw is worth
+    # more, unless the contempt for draws says otherwise. (The search alone: think
+    # would look deeper before repeating, and see play on worth more.)
     position = parse_position("bbbbbb/6/6/6/6/rrrrrr r")
-    neutral_settings = tuned(["tempo=50", "contempt=0"])
-    proud_settings = tuned(["tempo=50", "contempt=40"])
     move = legal_moves(position)[0]
     history = [make_move(position, move), position]
-    neutral = think(position, depth=1, history=history, settings=neutral_settings)
-    assert neutral.move == move and neutral.score == 0
-    proud = think(position, depth=1, history=history, settings=proud_settings)
-    assert proud.move != move and -40 < proud.score < 0
+
+    def one_ply(contempt: int) -> tuple[Move | None, int]:
+        settings = tuned(["tempo=50", f"contempt={contempt}"])
+        search = Search(position, history=history, settings=settings)
+        *_, last = search.iterate(lambda: False, max_depth=1)
+        return search.best_move, last.score
+
+    assert one_ply(0) == (move, 0)
+    proud_move, proud_score = one_ply(40)
+    assert proud_move != move and -40 < proud_score < 0
+    # think's second look: two plies deeper, playing on is worth more than the draw.
+    looked = think(position, depth=1, history=history, settings=tuned(["tempo=50", "contempt=0"]))
+    assert looked.move != move and looked.score > 0
 
 
 def test_scored_by_pieces_endings_count_the_margin() -> None:

@@ -322,7 +322,12 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
         return np.concatenate([values[..., :3] - brightness, BRIGHTNESS_WEIGHT * brightness,
                                CROSS_WEIGHT * values[..., 3:]], axis=-1)
 
-    distances = np.linalg.norm(weighed(features) - weighed(medians)[None], axis=2)
+    differences = weighed(features) - weighed(medians)[None]
+    # Darker than the darkest set is no nearer any other label: a dark piece outside a
+    # spotlight's cone is darker still, never paper.
+    darkest = int(medians[:, :3].mean(axis=1).argmin())
+    differences[:, darkest, 3] = np.maximum(differences[:, darkest, 3], 0.0)
+    distances = np.linalg.norm(differences, axis=2)
     odd = distances.argmin(axis=1) != expected
     if np.any(odd):
         raise CalibrationFailed(

@@ -111,6 +111,10 @@ class VisionConfig:
     warm_shadow_tolerance: float = 0.12
     """Most a darker paper sample next to a piece may be warmer than the paper beyond the
     usual tolerance (log units): a shadow lit only by a warm lamp; skin is warmer still."""
+    warm_light_chroma: float = 0.6
+    """How much warmer (along the warm-cool axis, log units) than daylight-balanced paper
+    the warmest lamp's light is (about 2700 K): paper lit more by it is warmer by at most
+    this times the share of the light it adds."""
     cool_light_tolerance: float = 0.12
     """How much cooler (along the warm-cool axis, log units) than the board's paper a sample
     may be beyond the usual tolerance: the edge of a warm spotlight's cone in daylight."""

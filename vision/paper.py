@@ -114,6 +114,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
             np.linalg.norm(median - paper_chroma)) > config.paper_chroma_drift
         offset = chroma - paper_chroma if moved else without_cool_light(
             config, offset, darkness, near)
+    if not moved:
+        offset = _without_warm_light(config, offset, brightness_error)
     chroma_error = np.linalg.norm(offset, axis=1)
     tinted = near
     if coloured is not None:
@@ -137,6 +139,20 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
         | _leans_to_pieces(config, offset, piece_colours)
     ) & judged
     return PaperCheck(covered, chroma_error, brightness_error, median, uniform)
+
+
+def _without_warm_light(config: VisionConfig, offset: np.ndarray,
+                        brightness_error: np.ndarray) -> np.ndarray:
+    """(n, 3) chroma offsets with the warmth a warm lamp's extra light explains taken away.
+
+    A warm spotlight's cone or a low lamp's near side adds light of its colour: paper there
+    is brighter and warmer, by at most the lamp's own warmth times the share of the light
+    it adds. Skin is warmer without being brighter than the paper round it.
+    """
+    added_share = np.maximum(1.0 - np.exp(-brightness_error), 0.0)
+    warmer = np.clip(offset @ WARM, 0.0, config.warm_light_chroma * added_share)
+    result: np.ndarray = offset - warmer[:, None] * WARM
+    return result
 
 
 def _leans_to_pieces(config: VisionConfig, offset: np.ndarray,

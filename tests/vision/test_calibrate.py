@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
+from controller.geometry import parse_point
 from controller.position import parse_position, start_position
 from vision.board_model import board_model
 from vision.calibrate import Calibration, calibrate, load_calibration, save_calibration
+from vision.colour import PointLabel
 from vision.config import VisionConfig
 from vision.errors import BadCalibration, CalibrationFailed
+from vision.reader import BoardReader
 from vision.render import Pose, RenderOptions, Scene, point_pixels, random_scene, render
 
 
@@ -147,3 +151,13 @@ def test_corrupt_field_in_an_otherwise_good_file(
     path.write_text(json.dumps(data))
     with pytest.raises(BadCalibration, match=rf"corrupt.*\({reason}\)"):
         load_calibration(path)
+
+
+def test_a_black_piece_outside_a_spotlights_cone_is_still_black(config: VisionConfig) -> None:
+    # A start position under a narrow warm spotlight (a room render): the black piece on f5
+    # stands outside the cone, far darker than the other black pieces, and darker than any
+    # shadow on the paper. Darker than the darkest set is no nearer the paper.
+    image = cv2.imread(str(Path(__file__).parent / "data" / "rooms" / "spotlight-start.jpg"))
+    calibration = calibrate(config, image)
+    frame = BoardReader(calibration, config).read(image)
+    assert frame.labels[frame.points.index(parse_point("f5", 6))] is PointLabel.BLACK

@@ -186,6 +186,21 @@ def test_cooler_light_over_part_of_the_board_is_light_but_warmer_is_not(
     assert not warmer.paper_clear
 
 
+def test_a_warm_spotlight_over_part_of_the_board_is_light(config: VisionConfig) -> None:
+    # In a dim room, the cone of a warm lamp (about 2700 K) adds 40% more light to a third
+    # of the board: that paper is brighter and warmer, as skin never is both.
+    def dim(position: Position) -> np.ndarray:
+        return 0.55 * render(position, Scene(seed=2)).astype(np.float64)
+
+    calibration = calibrate(config, dim(start_position(6)).astype(np.uint8))
+    position = parse_position(POSITIONS_6[1])
+    image = dim(position)
+    warm_light = np.array([0.35, 0.65, 1.0]) * 0.4 * float(np.median(image))
+    image[:, :image.shape[1] // 3] += warm_light
+    lit = np.clip(image, 0, 255).astype(np.uint8)
+    assert BoardReader(calibration, config).read(lit).reading == BoardReading.of(position)
+
+
 def test_a_hand_over_most_of_the_board_is_not_taken_for_the_paper(
     calibration6: Calibration, config: VisionConfig
 ) -> None:

@@ -16,6 +16,11 @@ wipe-out it sees coming. What a player expects instead:
   move that loses nothing exists, and prefers the longer resistance;
 - match scored by pieces left (or captured, which differs by a constant): every
   ending is worth its piece margin, wipe-outs included; the engine maximises it.
+
+A repetition of its own ends the game, so the engine looks twice before playing
+one: ``think`` searches the other moves as long again and plays on when one of
+them scores above the repetition (a wipe-out just beyond the first search's
+depth; a move worth more than the draw that a search stopped mid-depth missed).
 """
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ from vision.errors import BadImage
 from vision.locate import BoardLocator, LocationStatus
 from vision.paper import check_paper
 from vision.sampling import (
+    BoardSamples,
     ViewMaps,
     judged_against_paper,
     sample_board,
@@ -48,6 +49,12 @@ from vision.sampling import (
 )
 
 MAX_DOUBTFUL = 2
+SPLIT_TOP = 0.2
+"""Least difference (log colour) between a top's median and its darker part for the median
+to be read too."""
+PALE_UNDER_ANOTHER = 0.5
+"""Most of the sample of a point read as a pale piece that may look like another piece
+(a pale piece's own side and shadow are grey, and count for some)."""
 """Most doubtful points on otherwise clear paper for the frame to count as doubtful rather
 than occluded: a piece or two set down between points, not a hand."""
 _EMPTY = LABELS.index(PointLabel.EMPTY)
@@ -176,7 +183,11 @@ class BoardReader:
         assert samples.disc_relative is not None
         covered = piece_share(self.config, self.colours, samples.disc_relative)
         unsure |= (result.labels == _EMPTY) & (covered > self.config.bare_piece_share)
+        # ... nor as a piece the paper's colour when most of it looks like another piece: seen
+        # steeply, a dark piece's top can stand off the sample while its body fills the point.
+        unsure |= np.isin(result.labels, pale) & (covered > PALE_UNDER_ANOTHER)
         unsure |= self._unconfirmed_pale(result.labels, samples.features[:, _EMPTY, 3])
+        unsure |= self._split_tops(samples, result.labels)
         reading = None
         status = ReadStatus.OCCLUDED
         if paper.is_clear and not unsure.any():
@@ -219,6 +230,26 @@ class BoardReader:
         plain = np.append((labels == _EMPTY) & (cross >= sharp_level(self.config, self.colours)),
                           False)
         result: np.ndarray = pale & ~plain[self._layout.point_neighbours].any(axis=1)
+        return result
+
+    def _split_tops(self, samples: BoardSamples, labels: np.ndarray) -> np.ndarray:
+        """Pieces whose top's median tells another label than its darker part does.
+
+        A piece's label is read from the darker part of its top, which leaves glare out;
+        seen steeply, a piece set down off its point shows its side or its shadow there
+        too, and a light piece can then look like a dark one. Its median says otherwise.
+        """
+        assert samples.middle_relative is not None
+        # Only tops whose two parts differ plainly need a second look (few, if any, a frame).
+        split: np.ndarray = (labels != _EMPTY) & (np.linalg.norm(
+            samples.middle_relative - samples.relative, axis=1) > SPLIT_TOP)
+        if not split.any():
+            return split
+        features = samples.features.copy()
+        pieces = [index for index in range(len(LABELS)) if index != _EMPTY]
+        features[:, pieces, :3] = samples.middle_relative[:, None, :]
+        by_middle = classify(self.config, self.colours, features).labels
+        result: np.ndarray = split & (by_middle != _EMPTY) & (by_middle != labels)
         return result
 
     def _tables(self, camera: CameraModel) -> _PoseTables:

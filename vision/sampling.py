@@ -333,6 +333,10 @@ class BoardSamples:
     it is divided out: the median of logs less a constant is the median less it)."""
     paper_values: np.ndarray
     """(cells, m, 3) BGR of every pixel of each paper sample."""
+    top_middles: np.ndarray | None = None
+    """(points, 3) BGR median of each point's sample in the view of the pieces' tops."""
+    middle_relative: np.ndarray | None = None
+    """(points, 3) log of ``top_middles`` divided by the paper round each point."""
     disc_relative: np.ndarray | None = None
     """(points, pixels, 3) ``disc_logs`` relative to the paper round each point (log), to
     tell a piece that covers part of a point (set down off it) from bare paper."""
@@ -350,8 +354,9 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     top_view = paper_view if maps.tops is maps.paper else remap(frame, maps.tops)
     discs = top_view.reshape(-1, 3).astype(np.float32)[layout.point_pixels]
     # A low quantile rather than the median: see VisionConfig.point_colour_quantile.
-    rank = layout.colour_rank
-    point_colours = np.partition(discs, rank, axis=1)[:, rank]
+    rank, middle = layout.colour_rank, (discs.shape[1] - 1) // 2
+    ranked = np.partition(discs, sorted({rank, middle}), axis=1)
+    point_colours, top_middles = ranked[:, rank], ranked[:, middle]
     paper = paper_view.reshape(-1, 3).astype(np.float32)[layout.paper_pixels]
     paper_colours = paper.mean(axis=1)
     brightness = paper.mean(axis=2)
@@ -368,7 +373,7 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     unjudged = np.zeros(len(discs))
     samples = BoardSamples(point_colours, paper_colours, paper_spread, point_colours, profiles,
                            unjudged, np.zeros((len(discs), len(LABELS), 4)), disc_logs,
-                           np.median(disc_logs, axis=1), paper)
+                           np.median(disc_logs, axis=1), paper, top_middles)
     return judged_against_paper(layout, samples, maps.cover, occupied)
 
 
@@ -419,6 +424,8 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     reference = np.take_along_axis(around, order[..., None], axis=1).mean(axis=1)
     reference = np.maximum(reference, 1.0)
     relative = np.log(np.maximum(samples.point_colours, 1.0) / reference)
+    middle_relative = None if samples.top_middles is None else np.log(
+        np.maximum(samples.top_middles, 1.0) / reference)
     reference_logs = np.log(reference)
     disc_relative = samples.disc_logs - reference_logs[:, None, :]
     # Whether a point is bare is judged on the paper plane, where its sample leaves the
@@ -429,7 +436,7 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     features = np.stack([np.hstack([bare if label is PointLabel.EMPTY else relative, cross])
                          for label in LABELS], axis=1)
     return replace(samples, relative=relative, cross=cross_seen, features=features,
-                   disc_relative=disc_relative)
+                   disc_relative=disc_relative, middle_relative=middle_relative)
 
 
 CROSS_PAPER_CHROMA = 0.2

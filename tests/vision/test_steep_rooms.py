@@ -1,0 +1,36 @@
+"""A steep camera over tall pieces set down off their points: doubtful, never wrong.
+
+Frames from the room renderer (``benchmarks/vision_rooms.py``, condition steep-tilt): a
+camera 32-34 degrees off vertical, pieces 5-7 mm tall up to 0.2 pitch off their points.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from controller.geometry import parse_point
+from controller.reading import BoardReading
+from vision.calibrate import calibrate
+from vision.config import VisionConfig
+from vision.reader import BoardReader, ReadStatus
+
+ROOMS = Path(__file__).parent / "data" / "rooms"
+
+
+@pytest.mark.parametrize(("name", "board", "doubtful"), [
+    # A light wood piece on d6 shows its dark side in the darker part of its top.
+    ("steep-wood", "1b1r2/6/2r3/4r1/6/3b2", "d6"),
+    # A black piece on f3 stands off its sample, its body filling the point: not white.
+    ("steep-white", "4r1/2b1b1/2b1bb/2b1bb/3r2/3b2", "f3"),
+])
+def test_a_piece_seen_steeply_off_its_point_is_never_read_as_another(
+        config: VisionConfig, name: str, board: str, doubtful: str) -> None:
+    calibration = calibrate(config, cv2.imread(str(ROOMS / f"{name}-start.jpg")))
+    frame = BoardReader(calibration, config).read(cv2.imread(str(ROOMS / f"{name}-frame.jpg")))
+    assert frame.reading is None or frame.reading == BoardReading.parse(board)
+    # The referee is told which point to have centred, and the rest is read.
+    assert frame.status is ReadStatus.DOUBTFUL
+    assert frame.doubtful == (parse_point(doubtful, 6),)

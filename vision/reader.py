@@ -55,6 +55,8 @@ to be read too."""
 PALE_UNDER_ANOTHER = 0.5
 """Most of the sample of a point read as a pale piece that may look like another piece
 (a pale piece's own side and shadow are grey, and count for some)."""
+PALE_DARKENED = 0.2
+"""How much darker (log) than its set a pale top may look before it is taken for a mix."""
 """Most doubtful points on otherwise clear paper for the frame to count as doubtful rather
 than occluded: a piece or two set down between points, not a hand."""
 _EMPTY = LABELS.index(PointLabel.EMPTY)
@@ -183,9 +185,7 @@ class BoardReader:
         assert samples.disc_relative is not None
         covered = piece_share(self.config, self.colours, samples.disc_relative)
         unsure |= (result.labels == _EMPTY) & (covered > self.config.bare_piece_share)
-        # ... nor as a piece the paper's colour when most of it looks like another piece: seen
-        # steeply, a dark piece's top can stand off the sample while its body fills the point.
-        unsure |= np.isin(result.labels, pale) & (covered > PALE_UNDER_ANOTHER)
+        unsure |= self._pale_over_another(samples, result.labels, covered)
         unsure |= self._unconfirmed_pale(result.labels, samples.features[:, _EMPTY, 3])
         unsure |= self._split_tops(samples, result.labels)
         reading = None
@@ -230,6 +230,21 @@ class BoardReader:
         plain = np.append((labels == _EMPTY) & (cross >= sharp_level(self.config, self.colours)),
                           False)
         result: np.ndarray = pale & ~plain[self._layout.point_neighbours].any(axis=1)
+        return result
+
+    def _pale_over_another(self, samples: BoardSamples, labels: np.ndarray,
+                           covered: np.ndarray) -> np.ndarray:
+        """Points read as a pale piece where another piece's body may stand instead.
+
+        Seen steeply, a dark piece set down off its point can stand off its top's sample
+        while its body fills the point: the sample is then part paper, part piece, a grey
+        darker than any pale top, and most of the point looks like another piece. (A pale
+        piece's own shaded side looks dark too, but its top keeps its colour.)
+        """
+        pale = np.isin(labels, pale_labels(self.config, self.colours))
+        own = self.colours.means[labels, :3].mean(axis=1)
+        darker = samples.relative.mean(axis=1) < own - PALE_DARKENED
+        result: np.ndarray = pale & darker & (covered > PALE_UNDER_ANOTHER)
         return result
 
     def _split_tops(self, samples: BoardSamples, labels: np.ndarray) -> np.ndarray:

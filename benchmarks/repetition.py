@@ -11,10 +11,9 @@ repeating move, the position before it is examined:
   earlier positions and respects the no-capture limit) is a wipe-out in reach;
 - every legal move searched on its own to the engine's horizon (the depth the
   engine reports from that position in ``--movetime``, its second look before
-  repeating included, or ``--depth``), with the game's history, the tables, and
-  the prunings off, so that no wipe-out or escape is cut away, each move scored
-  by the better of its last two depths as the second look does: the moves that
-  do not repeat a position are the alternatives. The horizon is
+  repeating ahead included, or ``--depth``), with the game's history, the
+  tables, and the prunings off, so that no wipe-out or escape is cut away: the
+  moves that do not repeat a position are the alternatives. The horizon is
   measured when judging, so judge on a machine as busy as the one that played
   (or give ``--depth``).
 
@@ -146,8 +145,7 @@ def horizon_of(prior: Game, how: Judge) -> int:
 
 
 def move_scores(prior: Game, depth: int, settings: SearchSettings) -> list[tuple[Move, int]]:
-    """Every legal move at ``prior``'s end searched alone to ``depth``, best first, each
-    scored by the better of its last two depths."""
+    """Every legal move at ``prior``'s end searched alone to ``depth``, best first."""
     table: TranspositionTable = {}  # shared: one root, one objective
     scores: list[tuple[Move, int]] = []
     for move in prior.legal_moves():
@@ -161,10 +159,10 @@ def move_scores(prior: Game, depth: int, settings: SearchSettings) -> list[tuple
             transpositions=table,
             only=[move],
         )
-        # The better of the last two depths, as the engine's second look weighs them:
-        # a quiet position's score swings between odd and even depths.
-        last_two = [iteration.score for iteration in search.iterate(lambda: False, depth)][-2:]
-        scores.append((move, max(last_two, default=0)))
+        score = 0
+        for iteration in search.iterate(lambda: False, depth):
+            score = iteration.score
+        scores.append((move, score))
     return sorted(scores, key=lambda pair: -pair[1])
 
 

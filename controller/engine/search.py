@@ -739,7 +739,7 @@ def think(
     if len(search.root_deltas) == 1:
         return SearchResult(first, 0, 0, [first], 0)
     max_depth = depth if depth is not None else (64 if (movetime or deadline or nodes) else 4)
-    last = _last(_deepen(search, max_depth, movetime, deadline, nodes, clock))
+    last = _deepen(search, max_depth, movetime, deadline, nodes, clock)
     move = search.best_move or first
     if last is None:
         return SearchResult(move, search.best_score, 0, [move], search.nodes)
@@ -754,19 +754,15 @@ def think(
     # reached the moves that play on.
     # The repetition's own score is exact at one ply (the game ends); the last
     # completed depth's score may belong to another move.
-    repeating = _last(_deepen(searcher([chosen.move]), 1, None, None, None, clock))
+    repeating = _deepen(searcher([chosen.move]), 1, None, None, None, clock)
     assert repeating is not None
     others = [m for m in search.root_moves if make_move(position, m) not in history]
     again = searcher(others, search.table)
-    looks = _deepen(again, min(max_depth + _VERIFY_PLIES, 64), movetime, deadline, nodes, clock)
-    # Of the last two depths, the better: at equal material a quiet position's score
-    # swings by most of a piece between odd and even depths (who moves last), more
-    # than the contempt, so one depth alone would take the draw at every other depth.
-    deeper = max(looks[-2:], key=lambda look: look.score) if looks else None
+    deeper = _deepen(again, min(max_depth + _VERIFY_PLIES, 64), movetime, deadline, nodes, clock)
     nodes_searched = search.nodes + again.nodes
     if deeper is None or deeper.score <= repeating.score:
         # The repetition stands: every other move was searched this deep to no better end.
-        depth_seen = max(chosen.depth, looks[-1].depth if looks else 0)
+        depth_seen = max(chosen.depth, deeper.depth if deeper is not None else 0)
         return dataclasses.replace(
             chosen, score=repeating.score, depth=depth_seen, nodes=nodes_searched
         )
@@ -780,17 +776,16 @@ def _deepen(
     deadline: Callable[[], bool] | None,
     nodes: int | None,
     clock: Callable[[], float],
-) -> list[Iteration]:
-    """The iterations ``search`` completes within the limits, shallowest first."""
+) -> Iteration | None:
+    """The deepest iteration ``search`` completes within the limits (None if none)."""
     stop = _stopper(movetime, deadline, clock)
     if nodes is not None:
         timed = stop
         stop = lambda: search.nodes >= nodes or timed()  # noqa: E731
-    return list(search.iterate(stop, max_depth))
-
-
-def _last(iterations: list[Iteration]) -> Iteration | None:
-    return iterations[-1] if iterations else None
+    last: Iteration | None = None
+    for iteration in search.iterate(stop, max_depth):
+        last = iteration
+    return last
 
 
 def _stopper(

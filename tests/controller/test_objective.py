@@ -104,18 +104,3 @@ def test_before_repeating_ahead_it_looks_deeper_for_a_wipe_out() -> None:
     assert chosen.score > MATE_BOUND
     # Without the repetition to hand, three plies alone do not see the wipe-out.
     assert think(position, depth=3, plies_without_capture=3).score < MATE_BOUND
-
-
-def test_level_the_second_look_is_not_fooled_by_an_even_depth() -> None:
-    # Twelve each on ply 21 of a tournament game: at even depths every move that
-    # does not repeat scores about -0.8 (the opponent moves last), below the draw's
-    # -0.6, at odd depths about 0. Two plies took the draw; the second look (to four
-    # plies) weighs the better of its last two depths and plays on.
-    position = parse_position("b1b1bb/1bbbb1/b1brbb/1rr1r1/1rrrrr/r2r1r r")
-    back = next(move for move in legal_moves(position) if move.name == "c2-c1")
-    history = [make_move(position, back), position]
-    search = Search(position, history=history, plies_without_capture=20)
-    *_, two_plies = search.iterate(lambda: False, max_depth=2)
-    assert search.best_move == back and two_plies.score == -60
-    chosen = think(position, depth=2, history=history, plies_without_capture=20)
-    assert chosen.move != back and chosen.score > -60

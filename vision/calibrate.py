@@ -326,7 +326,8 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
     # Darker than the darkest set is no nearer any other label: a dark piece outside a
     # spotlight's cone is darker still, never paper.
     darkest = int(medians[:, :3].mean(axis=1).argmin())
-    differences[:, darkest, 3] = np.maximum(differences[:, darkest, 3], 0.0)
+    brightness = 3  # the weighed features: chroma (three), brightness, cross
+    differences[:, darkest, brightness] = np.maximum(differences[:, darkest, brightness], 0.0)
     distances = np.linalg.norm(differences, axis=2)
     odd = distances.argmin(axis=1) != expected
     if np.any(odd):

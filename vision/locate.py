@@ -129,28 +129,27 @@ def detect_markers(config: VisionConfig, frame: np.ndarray) -> dict[int, np.ndar
         scale = config.detection_max_width / grey.shape[1]
         grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     found = _markers_in(grey, scale)
+    looks = {1.0: grey}
     if len(found) < 4 and grey.shape[1] * SMALL_MARKER_ZOOM <= 2 * config.detection_max_width:
-        zoomed = cv2.resize(grey, None, fx=SMALL_MARKER_ZOOM, fy=SMALL_MARKER_ZOOM,
-                            interpolation=cv2.INTER_CUBIC)
-        for key, corners in _markers_in(zoomed, scale * SMALL_MARKER_ZOOM).items():
+        looks[SMALL_MARKER_ZOOM] = cv2.resize(grey, None, fx=SMALL_MARKER_ZOOM,
+                                              fy=SMALL_MARKER_ZOOM, interpolation=cv2.INTER_CUBIC)
+        for key, corners in _markers_in(looks[SMALL_MARKER_ZOOM],
+                                        scale * SMALL_MARKER_ZOOM).items():
             found.setdefault(key, corners)
-    for zoom in SHARPENED_ZOOMS:
-        if len(found) >= 4 or grey.shape[1] * zoom > 2 * config.detection_max_width:
+    # Last looks for markers still missing, through an unsharp mask: a soft lens or a
+    # shaking hand smears a small marker's cells together (measured on rendered rooms: a
+    # quarter as many calibration images short of a marker).
+    for zoom, looked in looks.items():
+        if len(found) >= 4:
             break
-        looked = grey if zoom == 1 else cv2.resize(grey, None, fx=zoom, fy=zoom,
-                                                  interpolation=cv2.INTER_CUBIC)
         for key, corners in _markers_in(_sharpened(looked, SHARPEN_SIGMA * zoom),
                                         scale * zoom).items():
             found.setdefault(key, corners)
     return found
 
 
-SHARPENED_ZOOMS = (1.0, SMALL_MARKER_ZOOM)
-"""Zooms of the last looks for markers still missing, through an unsharp mask: a soft lens
-or a shaking hand smears a small marker's cells together (measured on rendered rooms: a
-quarter as many calibration images short of a marker)."""
 SHARPEN_SIGMA = 3.0
-"""Blur radius (pixels of the frame) of the unsharp mask."""
+"""Blur radius (pixels of the frame) of the unsharp mask of the last looks for markers."""
 
 
 def _sharpened(grey: np.ndarray, sigma: float) -> np.ndarray:

@@ -49,6 +49,8 @@ from vision.sampling import (
 )
 
 MAX_DOUBTFUL = 2
+"""Most doubtful points on otherwise clear paper for the frame to count as doubtful rather
+than occluded: a piece or two set down between points, not a hand."""
 SPLIT_TOP = 0.2
 """Least difference (log colour) between a top's median and its darker part for the median
 to be read too."""
@@ -57,9 +59,8 @@ PALE_UNDER_ANOTHER = 0.5
 (a pale piece's own side and shadow are grey, and count for some)."""
 PALE_DARKENED = 0.2
 """How much darker (log) than its set a pale top may look before it is taken for a mix."""
-"""Most doubtful points on otherwise clear paper for the frame to count as doubtful rather
-than occluded: a piece or two set down between points, not a hand."""
 _EMPTY = LABELS.index(PointLabel.EMPTY)
+_PIECES = [index for index in range(len(LABELS)) if index != _EMPTY]
 
 
 class ReadStatus(Enum):
@@ -175,7 +176,7 @@ class BoardReader:
                                        result.labels != _EMPTY)
         result = classify(self.config, self.colours, samples.features)
         labels = tuple(LABELS[i] for i in result.labels)
-        pieces = self.colours.means[[i for i in range(len(LABELS)) if i != _EMPTY], :3]
+        pieces = self.colours.means[_PIECES, :3]
         pale = pale_labels(self.config, self.colours)
         coloured = (result.labels != _EMPTY) & ~np.isin(result.labels, pale)
         paper = check_paper(self.config, self._layout, samples, result.labels != _EMPTY,
@@ -185,7 +186,7 @@ class BoardReader:
         assert samples.disc_relative is not None
         covered = piece_share(self.config, self.colours, samples.disc_relative)
         unsure |= (result.labels == _EMPTY) & (covered > self.config.bare_piece_share)
-        unsure |= self._pale_over_another(samples, result.labels, covered)
+        unsure |= self._pale_over_another(samples, result.labels, pale, covered)
         unsure |= self._unconfirmed_pale(result.labels, samples.features[:, _EMPTY, 3])
         unsure |= self._split_tops(samples, result.labels)
         reading = None
@@ -233,7 +234,7 @@ class BoardReader:
         return result
 
     def _pale_over_another(self, samples: BoardSamples, labels: np.ndarray,
-                           covered: np.ndarray) -> np.ndarray:
+                           pale_sets: list[int], covered: np.ndarray) -> np.ndarray:
         """Points read as a pale piece where another piece's body may stand instead.
 
         Seen steeply, a dark piece set down off its point can stand off its top's sample
@@ -241,7 +242,7 @@ class BoardReader:
         darker than any pale top, and most of the point looks like another piece. (A pale
         piece's own shaded side looks dark too, but its top keeps its colour.)
         """
-        pale = np.isin(labels, pale_labels(self.config, self.colours))
+        pale = np.isin(labels, pale_sets)
         own = self.colours.means[labels, :3].mean(axis=1)
         darker = samples.relative.mean(axis=1) < own - PALE_DARKENED
         result: np.ndarray = pale & darker & (covered > PALE_UNDER_ANOTHER)
@@ -261,8 +262,7 @@ class BoardReader:
         if not split.any():
             return split
         features = samples.features.copy()
-        pieces = [index for index in range(len(LABELS)) if index != _EMPTY]
-        features[:, pieces, :3] = samples.middle_relative[:, None, :]
+        features[:, _PIECES, :3] = samples.middle_relative[:, None, :]
         by_middle = classify(self.config, self.colours, features).labels
         result: np.ndarray = split & (by_middle != _EMPTY) & (by_middle != labels)
         return result

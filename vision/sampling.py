@@ -333,7 +333,7 @@ class BoardSamples:
     it is divided out: the median of logs less a constant is the median less it)."""
     paper_values: np.ndarray
     """(cells, m, 3) BGR of every pixel of each paper sample."""
-    top_middles: np.ndarray | None = None
+    top_middles: np.ndarray
     """(points, 3) BGR median of each point's sample in the view of the pieces' tops."""
     middle_relative: np.ndarray | None = None
     """(points, 3) log of ``top_middles`` divided by the paper round each point."""
@@ -424,8 +424,7 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     reference = np.take_along_axis(around, order[..., None], axis=1).mean(axis=1)
     reference = np.maximum(reference, 1.0)
     relative = np.log(np.maximum(samples.point_colours, 1.0) / reference)
-    middle_relative = None if samples.top_middles is None else np.log(
-        np.maximum(samples.top_middles, 1.0) / reference)
+    middle_relative = np.log(np.maximum(samples.top_middles, 1.0) / reference)
     reference_logs = np.log(reference)
     disc_relative = samples.disc_logs - reference_logs[:, None, :]
     # Whether a point is bare is judged on the paper plane, where its sample leaves the

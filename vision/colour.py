@@ -58,8 +58,15 @@ def without_cool_light(config: VisionConfig, chroma: np.ndarray, darkness: np.nd
     """
     allowance = config.cool_light_tolerance + np.where(
         shadowed, np.minimum(darkness, config.cool_shadow_tolerance), 0.0)
-    cooler = np.clip(-(chroma @ WARM), 0.0, allowance)
-    result: np.ndarray = chroma + cooler[:, None] * WARM
+    return without_warmth(chroma, cooler=allowance, warmer=0.0)
+
+
+def without_warmth(chroma: np.ndarray, cooler: np.ndarray | float,
+                   warmer: np.ndarray | float) -> np.ndarray:
+    """(n, 3) log chroma with its move along the warm-cool axis taken away, as far as up to
+    ``cooler`` towards cool and up to ``warmer`` towards warm (per sample or for all)."""
+    move = np.clip(chroma @ WARM, -np.asarray(cooler), np.asarray(warmer))
+    result: np.ndarray = chroma - move[:, None] * WARM
     return result
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.colour import WARM, without_cool_light
+from vision.colour import WARM, without_cool_light, without_warmth
 from vision.config import VisionConfig
 from vision.sampling import BoardSamples, SamplingLayout, visible_paper
 
@@ -150,9 +150,7 @@ def _without_warm_light(config: VisionConfig, offset: np.ndarray,
     it adds. Skin is warmer without being brighter than the paper round it.
     """
     added_share = np.maximum(1.0 - np.exp(-brightness_error), 0.0)
-    warmer = np.clip(offset @ WARM, 0.0, config.warm_light_chroma * added_share)
-    result: np.ndarray = offset - warmer[:, None] * WARM
-    return result
+    return without_warmth(offset, cooler=0.0, warmer=config.warm_light_chroma * added_share)
 
 
 def _leans_to_pieces(config: VisionConfig, offset: np.ndarray,

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import random
 import tempfile
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -16,10 +18,12 @@ import pytest
 from controller import Game, legal_moves, make_move
 from controller.record import read_record
 from firmware.app import TROUBLE_LAYER, BoardApp
-from firmware.config import load_config
+from firmware.config import Config, load_config
 from firmware.journal import Journal, SessionState
 from hardware.mock import RECENT_STATES, mock_factory
-from tests.conftest import FakeClock
+from tests.conftest import FakeClock, rendered
+from vision.calibrate import calibrate, save_calibration
+from vision.config import VisionConfig
 from vision.errors import BadImage, CameraLost, CameraUnavailable
 from vision.render import Scene, render
 
@@ -113,7 +117,8 @@ def _snapshot(game: Game) -> tuple[list[str], bool]:
 
 
 @pytest.mark.parametrize(
-    "seed", [0, 1, *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(2, 8))]
+    # The fast tier cuts the power through the shortest of the eight sessions (81 cuts).
+    "seed", [2, *(pytest.param(seed, marks=pytest.mark.slow) for seed in (0, 1, 3, 4, 5, 6, 7))]
 )
 def test_a_power_cut_at_every_write_step_loses_no_game_and_no_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
@@ -150,7 +155,7 @@ def test_a_power_cut_at_every_write_step_loses_no_game_and_no_record(
                 break
             cut_at += 1
     print(f"seed {seed}: {cuts} power cuts, {ending_cuts} of them saving a game's end")
-    assert cuts >= 60  # the eight seeds: over 500 cuts in all (the slow tier runs six)
+    assert cuts >= 60  # the eight seeds: over 500 cuts in all (the slow tier runs seven)
     assert ending_cuts >= 4  # the ending, and the ending made again after it was taken back
 
 
@@ -209,6 +214,10 @@ class FaultyCameras:
         return fault
 
 
+NOISE_PATTERNS = 8
+"""Rendered frames a camera shows in turn (a frame's seed)."""
+
+
 class _FaultyCamera:
     def __init__(self, cameras: FaultyCameras) -> None:
         self.cameras = cameras
@@ -217,20 +226,23 @@ class _FaultyCamera:
     def read(self) -> np.ndarray | None:
         cameras = self.cameras
         self.frames += 1
-        scene = Scene(seed=self.frames)
+        # Noise and piece offsets change from frame to frame as a camera's do; a few
+        # patterns in turn are enough for that, and each is drawn once (see rendered).
+        scene = Scene(seed=self.frames % NOISE_PATTERNS)
         if cameras.opened == 1 and self.frames == 1:
-            return render(cameras.start, scene)  # the frame the board calibrates from
+            return rendered(cameras.start, scene)  # the frame the board calibrates from
         if cameras.fault == "unavailable":
             raise CameraLost("unplugged")  # and it cannot be opened again at once
         if cameras.fault is not None:
             fault = cameras._shown()
-            frames: dict[str, Any] = {
-                "grey": np.full((480, 640, 3), 128, np.uint8),
-                "tiny": np.zeros((1, 1, 3), np.uint8),
-                "empty": np.zeros((0, 0, 3), np.uint8),
-                "two-dimensional": np.zeros((480, 640), np.uint8),
-                "resized": render(cameras.position, replace(scene, width=960, height=720)),
-                "ended": None,
+            frames: dict[str, Callable[[], np.ndarray | None]] = {
+                "grey": lambda: np.full((480, 640, 3), 128, np.uint8),
+                "tiny": lambda: np.zeros((1, 1, 3), np.uint8),
+                "empty": lambda: np.zeros((0, 0, 3), np.uint8),
+                "two-dimensional": lambda: np.zeros((480, 640), np.uint8),
+                "resized": lambda: rendered(cameras.position,
+                                            replace(scene, width=960, height=720)),
+                "ended": lambda: None,
             }
             if fault == "lost":
                 raise CameraLost("the camera stopped")
@@ -238,17 +250,34 @@ class _FaultyCamera:
                 raise RuntimeError("driver error -5")
             if fault == "bad-image":
                 raise BadImage("cannot read image: 'frame-0042.jpg' (the JPEG is cut short)")
-            return frames[fault]
-        return render(cameras.position, scene)
+            return frames[fault]()
+        return rendered(cameras.position, scene)
 
     def close(self) -> None:
         pass
 
 
-def _app(tmp_path: Path, cameras: FaultyCameras, clock: FakeClock) -> BoardApp:
+@pytest.fixture(scope="module")
+def calibration(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A calibration learnt from a rendered camera's first frame, once for the module: a
+    board learns it in half a second, and these tests start a board or two each."""
+    from controller import start_position
+
+    path = tmp_path_factory.mktemp("calibration") / "calibration.json"
+    save_calibration(calibrate(VisionConfig(), rendered(start_position(), Scene(seed=1))), path)
+    return path
+
+
+def _config(tmp_path: Path, calibration: Path) -> Config:
     path = tmp_path / "board.toml"
-    path.write_text('[camera]\nsource = "synthetic"\n[journal]\npath = "journal.json"\n')
-    return BoardApp(load_config(path), mock_factory(), clock, cameras)
+    path.write_text('[camera]\nsource = "synthetic"\n'
+                    f'calibration = {json.dumps(str(calibration))}\n'
+                    '[journal]\npath = "journal.json"\n')
+    return load_config(path)
+
+
+def _app(tmp_path: Path, calibration: Path, cameras: FaultyCameras, clock: FakeClock) -> BoardApp:
+    return BoardApp(_config(tmp_path, calibration), mock_factory(), clock, cameras)
 
 
 def _after(position: Any, name: str) -> Any:
@@ -262,12 +291,13 @@ def _run(app: BoardApp, clock: FakeClock, steps: int) -> None:
 
 
 @pytest.mark.parametrize("fault", CAMERA_FAULTS)
-def test_no_camera_fault_stops_the_board_and_play_goes_on(tmp_path: Path, fault: str) -> None:
+def test_no_camera_fault_stops_the_board_and_play_goes_on(tmp_path: Path, calibration: Path,
+                                                         fault: str) -> None:
     from controller import start_position
 
     cameras = FaultyCameras(start_position())
     clock = FakeClock()
-    app = _app(tmp_path, cameras, clock)
+    app = _app(tmp_path, calibration, cameras, clock)
     try:
         _run(app, clock, 10)
         assert app.session.referee.settled
@@ -284,12 +314,14 @@ def test_no_camera_fault_stops_the_board_and_play_goes_on(tmp_path: Path, fault:
         app.close()
 
 
-def test_a_camera_that_changes_its_frame_size_is_read_at_the_new_size(tmp_path: Path) -> None:
+def test_a_camera_that_changes_its_frame_size_is_read_at_the_new_size(
+    tmp_path: Path, calibration: Path
+) -> None:
     from controller import start_position
 
     cameras = FaultyCameras(start_position())
     clock = FakeClock()
-    app = _app(tmp_path, cameras, clock)
+    app = _app(tmp_path, calibration, cameras, clock)
     try:
         _run(app, clock, 10)
         for _ in range(30):  # from now on every frame is larger
@@ -305,7 +337,7 @@ def test_a_camera_that_changes_its_frame_size_is_read_at_the_new_size(tmp_path: 
 
 
 def test_failing_saves_are_shown_on_the_lamps_until_they_work_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, calibration: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import errno
 
@@ -321,9 +353,7 @@ def test_failing_saves_are_shown_on_the_lamps_until_they_work_again(
     # The lamps as the 74HC595 chain shows them, watched on the board's default pins.
     chain = Chain.of(LampLayout(6))
     chips = ShiftRegisterChainModel(pins, data=17, clock=27, latch=22, chips=chain.chips)
-    path = tmp_path / "board.toml"
-    path.write_text('[camera]\nsource = "synthetic"\n[journal]\npath = "journal.json"\n')
-    app = BoardApp(load_config(path), pins, clock, cameras)
+    app = BoardApp(_config(tmp_path, calibration), pins, clock, cameras)
     middle = [chain.output_of(name) for name in ("c3", "c4", "d3", "d4")]
 
     def middle_lit_over_a_period() -> list[bool]:
@@ -379,14 +409,14 @@ def test_failing_saves_are_shown_on_the_lamps_until_they_work_again(
     assert state is not None and [m.name for m in state.game.moves] == ["b2-c3", "e5-e4"]
 
 
-def test_sighup_stops_the_board_like_sigterm(tmp_path: Path) -> None:
+def test_sighup_stops_the_board_like_sigterm(tmp_path: Path, calibration: Path) -> None:
     import signal
 
     from controller import start_position
     from firmware.app import StopFlag, install_signal_handlers
 
     cameras = FaultyCameras(start_position())
-    app = _app(tmp_path, cameras, FakeClock())
+    app = _app(tmp_path, calibration, cameras, FakeClock())
     saved = {number: signal.getsignal(number) for number in
              (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
     try:
@@ -402,7 +432,7 @@ def test_sighup_stops_the_board_like_sigterm(tmp_path: Path) -> None:
 
 
 def test_a_folder_camera_whose_images_vanish_or_are_cut_short_keeps_the_board_going(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, calibration: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     import cv2
 
@@ -417,9 +447,8 @@ def test_a_folder_camera_whose_images_vanish_or_are_cut_short_keeps_the_board_go
     for number in range(12):
         (folder / f"frame-{number:04d}.jpg").write_bytes(jpeg)
     clock = FakeClock()
-    path = tmp_path / "board.toml"
-    path.write_text('[camera]\nsource = "synthetic"\n[journal]\npath = "journal.json"\n')
-    app = BoardApp(load_config(path), mock_factory(), clock, lambda: ImageFolder(folder))
+    app = BoardApp(_config(tmp_path, calibration), mock_factory(), clock,
+                   lambda: ImageFolder(folder))
     try:
         _run(app, clock, 3)
         (folder / "frame-0004.jpg").unlink()  # vanishes after the folder was listed
@@ -440,15 +469,18 @@ def test_a_folder_camera_whose_images_vanish_or_are_cut_short_keeps_the_board_go
         app.close()
 
 
-def test_a_second_board_on_the_same_journal_stops_at_once_in_one_line(tmp_path: Path) -> None:
+def test_a_second_board_on_the_same_journal_stops_at_once_in_one_line(
+    tmp_path: Path, calibration: Path
+) -> None:
     from controller import start_position
     from firmware.journal import JournalInUse
 
     clock = FakeClock()
-    first = _app(tmp_path, FaultyCameras(start_position()), clock)
+    first = _app(tmp_path, calibration, FaultyCameras(start_position()), clock)
     try:
         with pytest.raises(JournalInUse, match="in use by another board"):
-            _app(tmp_path, FaultyCameras(start_position()), clock)
+            _app(tmp_path, calibration, FaultyCameras(start_position()), clock)
     finally:
         first.close()
-    _app(tmp_path, FaultyCameras(start_position()), clock).close()  # free once it stopped
+    # Free once it stopped.
+    _app(tmp_path, calibration, FaultyCameras(start_position()), clock).close()

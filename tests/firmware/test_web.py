@@ -19,9 +19,11 @@ from controller.game import Game
 from controller.position import Color
 from controller.variants import Variant
 from firmware.journal import Journal, SessionState
+from firmware.web.link import HEALTH_SECONDS
 from firmware.web.server import MAX_CONNECTIONS, MAX_PAGES
 from firmware.web.token import BadTokenFile, load_token, token_path
 from hardware.lamps import lamps_for_move
+from tests.conftest import FakeClock
 from tests.firmware.web_helpers import (
     TOKEN,
     WAIT_SECONDS,
@@ -373,6 +375,7 @@ def test_match_settings_between_games(board: ServedBoard, tmp_path: Path) -> Non
 
 
 def test_the_engines_view_is_shown_when_asked(board: ServedBoard) -> None:
+    board.link.evaluator.seconds = 0.1  # a second's search on the page shows no more here
     assert board.state()["evaluation"] is None
     status, answer = board.act("eval")
     assert status == 200 and answer["message"] == "thinking"
@@ -383,14 +386,16 @@ def test_the_engines_view_is_shown_when_asked(board: ServedBoard) -> None:
     assert view["line"][0] == view["best"] and view["depth"] >= 1
 
 
-def test_health_tells_when_the_journal_cannot_be_saved(board: ServedBoard,
-                                                       tmp_path: Path) -> None:
-    assert board.state()["health"]["journal"]["ok"]
-    (tmp_path / "not-a-folder").write_text("")
-    with board.lock:
-        board.board.journal.path = tmp_path / "not-a-folder" / "journal.json"
-        board.board.move("b2-c3")
-    health = board.wait_for(lambda s: not s["health"]["journal"]["ok"], "the failing save")
+def test_health_tells_when_the_journal_cannot_be_saved(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with served_board(tmp_path, clock=clock) as board:
+        assert board.state()["health"]["journal"]["ok"]
+        (tmp_path / "not-a-folder").write_text("")
+        with board.lock:
+            board.board.journal.path = tmp_path / "not-a-folder" / "journal.json"
+            board.board.move("b2-c3")
+            clock.now += HEALTH_SECONDS  # when the health figures are next worked out
+        health = board.wait_for(lambda s: not s["health"]["journal"]["ok"], "the failing save")
     assert health["health"]["journal"]["problem"] == "saves failing: the journal holds 0 of 1 moves"
     assert health["moves"] == ["b2-c3"]  # the game goes on
 

@@ -6,7 +6,7 @@ import http.client
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,14 +131,16 @@ def simulated_board(journal: Journal, pin_factory: MockFactory | None = None) ->
 
 
 @contextmanager
-def served_board(tmp_path: Path, board: Any = None) -> Iterator[ServedBoard]:
+def served_board(tmp_path: Path, board: Any = None,
+                 clock: Callable[[], float] = time.monotonic) -> Iterator[ServedBoard]:
     """A board (camera-free unless given) with a journal in ``tmp_path``, serving its page
-    on 127.0.0.1 while its loop runs on a thread."""
+    on 127.0.0.1 while its loop runs on a thread; ``clock`` times the link's health
+    figures (a test moves a FakeClock rather than wait for them)."""
     from firmware.web.server import WebServer  # here: the benchmark measures the board without
 
     simulation = board or CameraFreeBoard(Journal(tmp_path / "journal.json"))
     # A simulation's page serves its pipeline, as the pipeline service does in the window.
-    link = BoardLink(getattr(simulation, "pipeline", simulation))
+    link = BoardLink(getattr(simulation, "pipeline", simulation), clock=clock)
     server = WebServer(link, TOKEN, "127.0.0.1", 0)
     stop = threading.Event()
     lock = threading.Lock()

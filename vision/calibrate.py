@@ -37,7 +37,14 @@ import numpy as np
 from controller.geometry import point_name, point_xy
 from vision.board_model import BoardModel, board_model, size_of_marker
 from vision.camera import CameraModel, triple
-from vision.colour import LABELS, ColourModel, PointLabel, classify, learn_colours
+from vision.colour import (
+    LABELS,
+    ColourModel,
+    PointLabel,
+    classify,
+    learn_colours,
+    piece_cross_floor,
+)
 from vision.config import VisionConfig
 from vision.errors import BadCalibration, CalibrationFailed
 from vision.locate import detect_markers, fit_marker_camera, marker_points
@@ -317,10 +324,18 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
         )
     # Each point must be nearer its own label's median than any other's, in colour and cross
     # more than in brightness: glossy pieces under a lamp differ most in how bright they are.
+    # The cross counts for a set as much as the colour model lets it (piece_cross_floor): a
+    # set far from the paper's colour may show lines (a printed pattern, an arm uncovered).
+    cross_weights = np.array([
+        CROSS_WEIGHT if label is PointLabel.EMPTY else CROSS_WEIGHT * config.cross_floor
+        / piece_cross_floor(config, float(np.linalg.norm(medians[index, colour]
+                                                         - medians[empty, colour])))
+        for index, label in enumerate(LABELS)])[:, None]
+
     def weighed(values: np.ndarray) -> np.ndarray:
         brightness = values[..., :3].mean(axis=-1, keepdims=True)
         return np.concatenate([values[..., :3] - brightness, BRIGHTNESS_WEIGHT * brightness,
-                               CROSS_WEIGHT * values[..., 3:]], axis=-1)
+                               cross_weights * values[..., 3:]], axis=-1)
 
     differences = weighed(features) - weighed(medians)[None]
     # Darker than the darkest set is no nearer any other label: a dark piece outside a
@@ -329,6 +344,11 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
     brightness = 3  # the weighed features: chroma (three), brightness, cross
     differences[:, darkest, brightness] = np.maximum(differences[:, darkest, brightness], 0.0)
     distances = np.linalg.norm(differences, axis=2)
+    # As in reading (vision.colour.classify), a dark point hiding its cross is no bare paper
+    # in shadow: a dark set with a printed pattern varies in colour more than its median says.
+    bare = features[:, empty]
+    distances[(bare[:, :3].mean(axis=1) < -config.shadow_needs_cross) & (bare[:, 3] < 0.5),
+              empty] = np.inf
     odd = distances.argmin(axis=1) != expected
     if np.any(odd):
         raise CalibrationFailed(

@@ -140,7 +140,7 @@ def learn_colours(config: VisionConfig, features: np.ndarray, labels: np.ndarray
         # Glare at calibration must not make a label a catch-all for any colour.
         values, vectors = np.linalg.eigh(spread)
         spread = (vectors * np.minimum(values, config.largest_spread**2)) @ vectors.T
-        cross = bare_cross if label is PointLabel.EMPTY else _piece_cross_floor(
+        cross = bare_cross if label is PointLabel.EMPTY else piece_cross_floor(
             config, float(np.linalg.norm(middles[index][:3] - middles[empty][:3])))
         floor = np.diag([config.colour_floor**2] * 3 + [cross**2])
         light = config.shadow_spread if label is PointLabel.EMPTY else config.top_light_spread
@@ -148,7 +148,7 @@ def learn_colours(config: VisionConfig, features: np.ndarray, labels: np.ndarray
     return ColourModel(np.stack(middles), np.stack(covariances))
 
 
-def _piece_cross_floor(config: VisionConfig, colour_distance: float) -> float:
+def piece_cross_floor(config: VisionConfig, colour_distance: float) -> float:
     """Least spread of a piece set in the cross: wider for a set far from the paper's colour.
 
     A piece set down a little off its point uncovers the arms on its far side. For a dark

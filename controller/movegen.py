@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 
+from controller.cache_budget import BUDGET
 from controller.circuit_scan import NO_LANDING, scan_circuit
 from controller.errors import AmbiguousMove, IllegalMove
 from controller.geometry import (
@@ -35,12 +36,10 @@ Delta = tuple[int, int]
 KEEP_ALL = -1
 """The ``keep`` of a move's delta that captures nothing: every opposing piece stays."""
 
-# Circuit tables grow with every new occupancy met; past this they start afresh so
-# that a long-running board stays small (a Pi Zero 2 W has 512 MB in all): an entry
-# takes about 500 bytes, so a board size's two tables stay near 10 MB. At 50,000 they
-# took 50 MB a board size and filled over hours of play, so a board's memory rose for
-# hours; searches and perft are as fast with 10,000 (benchmarks/perft.py).
-_MAX_TABLE_ENTRIES = 10_000
+# Circuit tables grow with every new occupancy met; they share the engine's budget
+# (controller/cache_budget.py) so that a long-running board stays small (a Pi Zero 2 W
+# has 512 MB in all). An entry takes about 400 bytes (measured with tracemalloc).
+_ENTRY_BYTES = 400
 
 
 _Trips = tuple[tuple[int, ...], tuple[Delta, ...]]
@@ -71,15 +70,17 @@ class _CircuitTable:
     step_targets: tuple[int, ...]
     entries: dict[int, _Trips] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        BUDGET.register(self.entries, _ENTRY_BYTES)
+
     def lookup(self, own: int, opp: int) -> _Trips:
         mask = self.circuit.mask
         own, opp = own & mask, opp & mask
         key = own << 64 | opp  # one int hashes faster and takes less room than a pair
         entry = self.entries.get(key)
         if entry is None:
-            if len(self.entries) >= _MAX_TABLE_ENTRIES:
-                self.entries.clear()
             entry = self.entries[key] = self._compute(own, opp)
+            BUDGET.charge(_ENTRY_BYTES)
         return entry
 
     def moves(self, own: int, opp: int) -> dict[int, Move]:

@@ -13,13 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from controller.cache_budget import BUDGET
 from controller.engine.attacks import AttackMaps, attack_maps
 from controller.geometry import DIAGONAL_SHIFTS, ORTHOGONAL_SHIFTS, geometry
 from controller.variants import Variant
 
-_MAX_CACHED_SCORES = 10_000
-"""Scores kept before the cache starts afresh: about 2 MB (200 bytes a score), filled
-within minutes of play so that a board's memory levels off early."""
+_SCORE_BYTES = 130
+"""What a cached score takes (measured with tracemalloc): the scores share the move
+generator's budget (controller/cache_budget.py), so that a board's memory levels off
+within minutes of play."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,7 @@ class Evaluator:
         # The search meets the same positions again (transpositions, quiescence
         # after a re-search); a score costs far more than a look-up.
         self._scores: dict[tuple[int, int], int] = {}
+        BUDGET.register(self._scores, _SCORE_BYTES)
 
     def steps(self, own: int, empty: int) -> int:
         """How many steps the side owning ``own`` has."""
@@ -94,9 +97,8 @@ class Evaluator:
         key = (own, opp)
         score = self._scores.get(key)
         if score is None:
-            if len(self._scores) >= _MAX_CACHED_SCORES:
-                self._scores.clear()
             score = self._scores[key] = self._score(own, opp)
+            BUDGET.charge(_SCORE_BYTES)
         return score
 
     def _score(self, own: int, opp: int) -> int:

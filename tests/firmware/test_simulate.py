@@ -14,6 +14,8 @@ from firmware.journal import Journal
 from firmware.scenario import BadScenario, parse_scenario
 from firmware.simulation import Simulation, SimulationOptions
 
+pytestmark = pytest.mark.usefixtures("calibrations_learnt_once")
+
 
 def run(script: str, **options: Any) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []

@@ -19,6 +19,8 @@ from firmware.simulator.window import BUTTONS, SimulatorWindow
 from hardware.buzzer import Sound
 from vision.reader import ReadStatus
 
+pytestmark = pytest.mark.usefixtures("calibrations_learnt_once")
+
 
 @pytest.fixture
 def window() -> Iterator[SimulatorWindow]:

@@ -89,7 +89,8 @@ class RenderedCamera:
         pass
 
 
-def _run_and_check_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+def _run_and_check_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                         calibrations_learnt_once: None, text: str) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))  # "~" paths and the default journal
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     (folder / CALIBRATION).write_text(real_calibration_text())

@@ -290,6 +290,22 @@ def _run(app: BoardApp, clock: FakeClock, steps: int) -> None:
         clock.now += 0.1
 
 
+def _run_until(app: BoardApp, clock: FakeClock, done: Callable[[], bool], steps: int,
+               before: Callable[[], None] = lambda: None) -> None:
+    """At most ``steps`` passes of the loop, ``before`` each, ending once ``done()`` holds:
+    the board's time is the test's, so what a fixed number of passes shows at its end is
+    shown as soon as it holds (the test asserts it after)."""
+    for _ in range(steps):
+        if done():
+            return
+        before()
+        _run(app, clock, 1)
+
+
+def _moves(app: BoardApp) -> list[str]:
+    return [m.name for m in app.session.referee.current.moves]
+
+
 @pytest.mark.parametrize("fault", CAMERA_FAULTS)
 def test_no_camera_fault_stops_the_board_and_play_goes_on(tmp_path: Path, calibration: Path,
                                                          fault: str) -> None:
@@ -299,17 +315,18 @@ def test_no_camera_fault_stops_the_board_and_play_goes_on(tmp_path: Path, calibr
     clock = FakeClock()
     app = _app(tmp_path, calibration, cameras, clock)
     try:
-        _run(app, clock, 10)
+        _run_until(app, clock, lambda: app.session.referee.settled, 10)
         assert app.session.referee.settled
         for _ in range(3):  # the same fault again and again: a file that stays bad
             cameras.fault = fault
             _run(app, clock, 3)
         assert cameras.shown == [fault] * 3
-        _run(app, clock, 40 if fault == "unavailable" else 15)
+        _run_until(app, clock, lambda: TROUBLE_LAYER not in app.hardware.scene.layer_names,
+                   40 if fault == "unavailable" else 15)
         assert TROUBLE_LAYER not in app.hardware.scene.layer_names, "the trouble is over"
         cameras.position = _after(cameras.position, "b2-c3")  # and the board still plays
-        _run(app, clock, 10)
-        assert [m.name for m in app.session.referee.current.moves] == ["b2-c3"]
+        _run_until(app, clock, lambda: _moves(app) == ["b2-c3"], 10)
+        assert _moves(app) == ["b2-c3"]
     finally:
         app.close()
 
@@ -323,15 +340,17 @@ def test_a_camera_that_changes_its_frame_size_is_read_at_the_new_size(
     clock = FakeClock()
     app = _app(tmp_path, calibration, cameras, clock)
     try:
-        _run(app, clock, 10)
-        for _ in range(30):  # from now on every frame is larger
+        _run_until(app, clock, lambda: app.session.referee.settled, 10)
+
+        def larger() -> None:
             cameras.fault = "resized"
+
+        for _ in range(30):  # from now on every frame is larger
+            larger()
             _run(app, clock, 1)
         cameras.position = _after(cameras.position, "b2-c3")
-        for _ in range(20):
-            cameras.fault = "resized"
-            _run(app, clock, 1)
-        assert [m.name for m in app.session.referee.current.moves] == ["b2-c3"]
+        _run_until(app, clock, lambda: _moves(app) == ["b2-c3"], 20, before=larger)
+        assert _moves(app) == ["b2-c3"]
     finally:
         app.close()
 

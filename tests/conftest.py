@@ -6,6 +6,8 @@ import copy
 import functools
 import hashlib
 import os
+import tempfile
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -72,3 +74,17 @@ def calibrations_learnt_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
     for module in (firmware.app, firmware.simulation, firmware.simulator.window):
         monkeypatch.setattr(module, "calibrate", learnt_once)
+
+
+@functools.cache
+def real_calibration_text() -> str:
+    """A calibration file's text, learnt once per run from a render of the start position."""
+    from controller.position import start_position
+    from vision.calibrate import calibrate, save_calibration
+    from vision.config import VisionConfig
+    from vision.render import Scene
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "cal.json"
+        save_calibration(calibrate(VisionConfig(), rendered(start_position(6), Scene())), path)
+        return path.read_text()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +9,7 @@ import pytest
 from controller import Color, Variant
 from firmware.cli import main
 from firmware.config import ConfigError, check_config, load_config
+from tests.conftest import real_calibration_text
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "firmware" / "examples"
 
@@ -19,20 +18,6 @@ def write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "board.toml"
     path.write_text(text)
     return path
-
-
-@functools.cache
-def real_calibration_text() -> str:
-    """A calibration file's text, learnt from a render of the start position."""
-    from controller.position import start_position
-    from vision.calibrate import calibrate, save_calibration
-    from vision.config import VisionConfig
-    from vision.render import Scene, render
-
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "cal.json"
-        save_calibration(calibrate(VisionConfig(), render(start_position(6), Scene())), path)
-        return path.read_text()
 
 
 @pytest.fixture

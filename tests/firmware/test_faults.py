@@ -21,9 +21,7 @@ from firmware.app import TROUBLE_LAYER, BoardApp
 from firmware.config import Config, load_config
 from firmware.journal import Journal, SessionState
 from hardware.mock import RECENT_STATES, mock_factory
-from tests.conftest import FakeClock, rendered
-from vision.calibrate import calibrate, save_calibration
-from vision.config import VisionConfig
+from tests.conftest import FakeClock, real_calibration_text, rendered
 from vision.errors import BadImage, CameraLost, CameraUnavailable
 from vision.render import Scene, render
 
@@ -259,12 +257,10 @@ class _FaultyCamera:
 
 @pytest.fixture(scope="module")
 def calibration(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A calibration learnt from a rendered camera's first frame, once for the module: a
-    board learns it in half a second, and these tests start a board or two each."""
-    from controller import start_position
-
+    """A calibration file for the boards' rendered cameras: a board learns one from its
+    first frame in half a second, and these tests start a board or two each."""
     path = tmp_path_factory.mktemp("calibration") / "calibration.json"
-    save_calibration(calibrate(VisionConfig(), rendered(start_position(), Scene(seed=1))), path)
+    path.write_text(real_calibration_text())
     return path
 
 

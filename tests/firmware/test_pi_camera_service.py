@@ -10,7 +10,7 @@ from packaging.version import Version
 
 from firmware.cli import main
 from firmware.commands.run import EXIT_CAMERA_STACK, EXIT_NO_CAMERA
-from tests.firmware.test_config import real_calibration_text
+from tests.conftest import real_calibration_text
 from tests.vision.test_sources import install_picamera2, install_picamera2_stand_in
 
 THIS_NUMPY = Version(np.__version__)

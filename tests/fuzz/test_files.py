@@ -15,7 +15,7 @@ from controller import Game
 from controller.errors import SurakartaError
 from firmware.config import ConfigError, check_config, load_config
 from firmware.journal import Journal, SessionState, signed, state_to_json
-from tests.firmware.test_config import real_calibration_text
+from tests.conftest import real_calibration_text
 from tests.fuzz import both_tiers, one_line
 
 KEYS = {

@@ -22,8 +22,7 @@ from firmware.app import BoardApp
 from firmware.cli import main
 from firmware.config import check_config, load_config
 from hardware.mock import mock_pins
-from tests.conftest import FakeClock
-from tests.firmware.test_config import real_calibration_text
+from tests.conftest import FakeClock, real_calibration_text
 from tests.fuzz import both_tiers
 from tests.fuzz.test_files import KEYS, toml_numbers, toml_value
 from vision.render import Scene, render

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from controller import legal_moves, make_move, start_position
+from controller.cache_budget import BUDGET
 from controller.decisions import Button, Pressed
 from controller.position import Position
 from controller.variants import Variant
@@ -227,6 +228,7 @@ def soak_main_loop(seconds: float, seed: int, log: Callable[[str], None] = print
             if now >= next_sample:
                 figures.samples.append((now - started, rss_mb()))
                 log(f"{(now - started) / 60:6.1f} min  RSS {figures.samples[-1][1]:6.1f} MB  "
+                    f"(engine tables {BUDGET.used / 2**20:4.1f} MB)  "
                     f"steps {figures.steps}  moves accepted {figures.accepted}  "
                     f"records {len(_records(folder))}  restarts {figures.restarts}  "
                     f"power cuts {figures.power_cuts}")

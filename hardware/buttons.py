@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import queue
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 
 from controller.decisions import Button
 from hardware.gpio import PinFactory, Switch, switch
@@ -44,7 +43,7 @@ class ButtonPanel:
         try:
             for name, pin in pins.items():
                 button = switch(pin, bounce_time=bounce_time, pin_factory=pin_factory)
-                button.when_pressed = self._handler_for(name)
+                button.when_activated = self._handler_for(name)
                 self._buttons[name] = button
         except BaseException:
             self.close()
@@ -75,11 +74,6 @@ class ButtonPanel:
 
     def close(self) -> None:
         """Release the pins; no more presses are delivered."""
-        buttons, self._buttons = list(self._buttons.values()), {}
-        if not buttons:
-            return
-        # gpiozero's hold thread of each button looks for its stop every 0.1 s: closed one
-        # after the other, four buttons took up to 0.4 s to release, together one look.
-        with ThreadPoolExecutor(len(buttons), thread_name_prefix="button-close") as closing:
-            for closed in [closing.submit(button.close) for button in buttons]:
-                closed.result()  # a failure to close is raised here, as before
+        for button in self._buttons.values():
+            button.close()
+        self._buttons = {}

@@ -17,8 +17,15 @@ import warnings
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from gpiozero import LED, PWMLED, Buzzer, Device, DigitalOutputDevice, TonalBuzzer
-from gpiozero import Button as _Button
+from gpiozero import (
+    LED,
+    PWMLED,
+    Buzzer,
+    Device,
+    DigitalInputDevice,
+    DigitalOutputDevice,
+    TonalBuzzer,
+)
 from gpiozero.exc import GPIOZeroError, SPIFixedRate, SPISoftwareFallback
 from gpiozero.tones import Tone
 
@@ -68,7 +75,8 @@ class Output(Protocol):
 class Switch(Protocol):
     """A push button to ground, on a pulled-up pin."""
 
-    when_pressed: Callable[[], None] | None
+    when_activated: Callable[[], None] | None
+    """Called on gpiozero's event thread when the button is pressed."""
 
     @property
     def pin(self) -> Any:
@@ -108,7 +116,10 @@ def lamp_output(pin: int, *, dimmable: bool, pin_factory: PinFactory | None = No
 
 def switch(pin: int, *, bounce_time: float | None, pin_factory: PinFactory | None = None) -> Switch:
     """A push button between ``pin`` and ground, using the Pi's pull-up."""
-    device: Switch = _Button(pin, pull_up=True, bounce_time=bounce_time, pin_factory=pin_factory)
+    # Not gpiozero's Button: that is this input plus a thread per button watching for a
+    # hold, which the board never uses (it wakes every 0.1 s, and a close waits for it).
+    device: Switch = DigitalInputDevice(pin, pull_up=True, bounce_time=bounce_time,
+                                        pin_factory=pin_factory)
     return device
 
 

@@ -409,19 +409,39 @@ def visible_paper(layout: SamplingLayout, samples: BoardSamples, cover: np.ndarr
                         count >= MIN_VISIBLE_SHARE * values.shape[1])
 
 
+_BEFORE_HIDDEN = 1e6
+"""Added to a visible paper sample's brightness so that it sorts before any hidden one."""
+
+
 def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: np.ndarray,
                          occupied: np.ndarray | None) -> BoardSamples:
     """``samples`` with each point's colours relative to the paper round it."""
     around_colours = samples.paper_colours
+    usable = np.ones(len(around_colours), bool)
     if occupied is not None:
         visible = visible_paper(layout, samples, cover, occupied)
         # A sample almost hidden by the pieces round it keeps all its pixels.
         around_colours = np.where(visible.usable[:, None], visible.colours,
                                   samples.paper_colours)
+        usable = visible.usable
     around = around_colours[layout.point_cells]  # (points, 4, 3)
-    # The brighter two of the four: a piece's own shadow darkens the others.
-    order = np.argsort(around.sum(axis=2), axis=1)[:, 2:]
-    reference = np.take_along_axis(around, order[..., None], axis=1).mean(axis=1)
+    around_usable = usable[layout.point_cells]
+    # The brighter two of the four: a piece's own shadow darkens the others. Samples the
+    # pieces round the point almost hide come last.
+    brightness = around.sum(axis=2)
+    order = np.argsort(np.where(around_usable, brightness + _BEFORE_HIDDEN, brightness),
+                       axis=1)[:, 2:]
+    chosen = np.take_along_axis(around, order[..., None], axis=1)
+    weights = np.take_along_axis(around_usable, order, axis=1) | ~around_usable.any(
+        axis=1, keepdims=True)
+    reference = (chosen * weights[..., None]).sum(axis=1) / weights.sum(axis=1, keepdims=True)
+    # A point whose four samples are all almost hidden takes the one most like paper, the
+    # brightest in its darkest channel: a bright piece (yellow, say) in another would tint
+    # the paper, and the bare point would look the other way (blue).
+    hidden = ~around_usable.any(axis=1)
+    whitest = np.take_along_axis(around, around.min(axis=2).argmax(axis=1)[:, None, None],
+                                 axis=1)[:, 0]
+    reference = np.where(hidden[:, None], whitest, reference)
     reference = np.maximum(reference, 1.0)
     relative = np.log(np.maximum(samples.point_colours, 1.0) / reference)
     middle_relative = np.log(np.maximum(samples.top_middles, 1.0) / reference)

@@ -34,3 +34,12 @@ def test_a_piece_seen_steeply_off_its_point_is_never_read_as_another(
     # The referee is told which point to have centred, and the rest is read.
     assert frame.status is ReadStatus.DOUBTFUL
     assert frame.doubtful == (parse_point(doubtful, 6),)
+
+
+def test_a_bare_point_walled_in_by_pieces_is_judged_against_paper(config: VisionConfig) -> None:
+    # Blue and yellow pieces round c1 hide most of the paper samples next to it from this
+    # camera; the yellow one would tint "the paper round c1", and the bare point, bluer than
+    # that, was read as a blue piece.
+    calibration = calibrate(config, cv2.imread(str(ROOMS / "steep-yellow-start.jpg")))
+    frame = BoardReader(calibration, config).read(cv2.imread(str(ROOMS / "steep-yellow-frame.jpg")))
+    assert frame.reading == BoardReading.parse("r3b1/4bb/1r3r/2bbb1/1brr2/rr1bbb")

@@ -436,28 +436,35 @@ class Search:
                 return exact
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(own, opp, key, color, alpha, beta, ply, 0)
+        return self._inner(own, opp, key, color, depth, alpha, beta, ply, quiet, cut)
 
-        entry = self.table.get(key)
-        table_move: Delta | None = None
-        if entry is not None:
-            entry_depth, flag, entry_score, table_move = entry
-            if entry_depth >= depth:
-                settled = _settled(flag, _from_table(entry_score, ply), alpha, beta)
-                if settled is not None:
-                    return settled
-
+    def _inner(
+        self,
+        own: int,
+        opp: int,
+        key: int,
+        color: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        quiet: int,
+        cut: bool,
+    ) -> int:
+        """The value of a node with depth left that the game has not ended: the table's
+        bound when it settles it, a pruning when one holds, else its moves searched."""
+        table_move, settled = self._table_bound(key, depth, alpha, beta, ply)
+        if settled is not None:
+            return settled
         deltas = self.rules.deltas(own, opp)
         if not deltas:
             return self._count_ending(own, opp, color)
-
-        is_pv = beta - alpha > 1
         if (
-            not is_pv
+            beta - alpha <= 1  # not a principal variation node
             and depth >= 3
             and self._null_move_fails_high(own, opp, key, color, depth, beta, ply, quiet, cut)
         ):
             return beta
-
         ordered = self._order(deltas, table_move, ply, own, opp)
         if (
             cut
@@ -466,7 +473,43 @@ class Search:
             and self._multi_cut(own, opp, key, color, ordered, depth, beta, ply, quiet)
         ):
             return beta
-        original_alpha = alpha
+        best_score, best_delta = self._search_moves(
+            own, opp, key, color, ordered, depth, alpha, beta, ply, quiet, cut
+        )
+        flag = _LOWER if best_score >= beta else _EXACT if best_score > alpha else _UPPER
+        self.table[key] = (depth, flag, _to_table(best_score, ply), best_delta)
+        return best_score
+
+    def _table_bound(
+        self, key: int, depth: int, alpha: int, beta: int, ply: int
+    ) -> tuple[Delta | None, int | None]:
+        """The table's best move for the node (tried first), and its score when the entry
+        is as deep and its bound settles the node within ``(alpha, beta)``."""
+        entry = self.table.get(key)
+        if entry is None:
+            return None, None
+        entry_depth, flag, entry_score, table_move = entry
+        if entry_depth < depth:
+            return table_move, None
+        return table_move, _settled(flag, _from_table(entry_score, ply), alpha, beta)
+
+    def _search_moves(
+        self,
+        own: int,
+        opp: int,
+        key: int,
+        color: int,
+        ordered: list[Delta],
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        quiet: int,
+        cut: bool,
+    ) -> tuple[int, Delta]:
+        """The best score and move among ``ordered``: the first searched with the whole
+        window, the others with a null window (late quiet ones a ply or two shallower)
+        and again in full when they beat alpha; ends at the first that reaches beta."""
         best_score, best_delta = -INFINITY, ordered[0]
         moves_z, captures_z = self.keys.moves[color], self.keys.captures[color ^ 1]
         killers = self.killers[ply]
@@ -534,10 +577,7 @@ class Search:
                             break
         finally:
             self.path.discard(key)
-
-        flag = _LOWER if best_score >= beta else _EXACT if best_score > original_alpha else _UPPER
-        self.table[key] = (depth, flag, _to_table(best_score, ply), best_delta)
-        return best_score
+        return best_score, best_delta
 
     def _null_move_fails_high(
         self,

@@ -117,27 +117,61 @@ def parse_action(name: str, value: object) -> ActionRequest:
     if value is not None and not isinstance(value, str | int):
         raise BadAction(f"invalid value for {name}: expected text or a number")
     text = None if value is None else str(value)[:40]
-    if action is ActionName.LEVEL:
-        if text is None or not text.isdigit() or not 1 <= int(text) <= 10:
-            raise BadAction(f"invalid level: {text!r} (expected 1 to 10)")
-    elif action is ActionName.VARIANT:
-        if text not in {v.value for v in Variant}:
-            raise BadAction(f"unknown variant: {text!r}")
-    elif action is ActionName.MODE:
-        if text is not None and text not in MODES:
-            raise BadAction(f"unknown mode: {text!r} (expected {', '.join(MODES)})")
-    elif action is ActionName.MATCH:
-        found = None if text is None else MATCH_VALUE.fullmatch(text)
-        if text != "off" and (found is None or found[1].strip() == found[2].strip()
-                              or not found[1].strip() or not 1 <= int(found[3]) <= 20):
-            raise BadAction(f"invalid match: {text!r} (expected 'first,second,games' with two "
-                            "different names and 1 to 20 games, or 'off')")
-    elif action is ActionName.SHOW_MOVE:
-        if text is None or not SHOW_MOVE_VALUE.fullmatch(text):
-            raise BadAction(f"invalid move to show: {text!r} (expected 'record:ply')")
-    elif text is not None:
-        raise BadAction(f"{name} takes no value, got {text!r}")
+    problem = _VALUE_PROBLEMS.get(action, _takes_no_value)(action, text)
+    if problem is not None:
+        raise BadAction(problem)
     return ActionRequest(action, text)
+
+
+def _level_problem(action: ActionName, text: str | None) -> str | None:
+    if text is None or not text.isdigit() or not 1 <= int(text) <= 10:
+        return f"invalid level: {text!r} (expected 1 to 10)"
+    return None
+
+
+def _variant_problem(action: ActionName, text: str | None) -> str | None:
+    return None if text in {v.value for v in Variant} else f"unknown variant: {text!r}"
+
+
+def _mode_problem(action: ActionName, text: str | None) -> str | None:
+    if text is not None and text not in MODES:
+        return f"unknown mode: {text!r} (expected {', '.join(MODES)})"
+    return None  # none: the next mode, as the button does
+
+
+def _match_problem(action: ActionName, text: str | None) -> str | None:
+    if text == "off":
+        return None
+    found = None if text is None else MATCH_VALUE.fullmatch(text)
+    if found is None or not _two_names_and_games(found):
+        return (f"invalid match: {text!r} (expected 'first,second,games' with two different "
+                "names and 1 to 20 games, or 'off')")
+    return None
+
+
+def _two_names_and_games(found: re.Match[str]) -> bool:
+    first, second = found[1].strip(), found[2].strip()
+    return bool(first) and first != second and 1 <= int(found[3]) <= 20
+
+
+def _show_move_problem(action: ActionName, text: str | None) -> str | None:
+    if text is None or not SHOW_MOVE_VALUE.fullmatch(text):
+        return f"invalid move to show: {text!r} (expected 'record:ply')"
+    return None
+
+
+def _takes_no_value(action: ActionName, text: str | None) -> str | None:
+    return None if text is None else f"{action.value} takes no value, got {text!r}"
+
+
+_VALUE_PROBLEMS: dict[ActionName, Callable[[ActionName, str | None], str | None]] = {
+    ActionName.LEVEL: _level_problem,
+    ActionName.VARIANT: _variant_problem,
+    ActionName.MODE: _mode_problem,
+    ActionName.MATCH: _match_problem,
+    ActionName.SHOW_MOVE: _show_move_problem,
+}
+"""What is wrong with an action's value, by action (None: nothing); the others take none."""
 
 
 class Board(Protocol):

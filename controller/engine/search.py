@@ -764,18 +764,9 @@ def think(
     first = search.best_move
     if first is None:
         raise GameOver(f"game over: no legal move in {position}")
-    if search.tablebase is not None and search.tablebase.covers(search.own, search.opp):
-        won = winning_move(
-            search.tablebase,
-            position,
-            variant,
-            history=history if search.repetition else (),
-            plies_without_capture=plies_without_capture,
-            no_capture_limit=(endings or Endings()).no_capture_limit,
-        )
-        if won is not None:
-            pv, verdict = won
-            return SearchResult(pv[0], MATE - verdict.plies, 0, pv, 0)
+    won = _won_in_tables(search, history, plies_without_capture, endings)
+    if won is not None:
+        return won
     if len(search.root_deltas) == 1:
         return SearchResult(first, 0, 0, [first], 0)
     max_depth = depth if depth is not None else (64 if (movetime or deadline or nodes) else 4)
@@ -787,14 +778,38 @@ def think(
     chosen = SearchResult(move, last.score, last.depth, pv, search.nodes)
     if not (search.repetition and make_move(position, chosen.move) in history):
         return chosen
-    # The game's last move deserves a second look: ahead, a wipe-out just beyond the
-    # depth reached (a capture into the tables, say) is what a player expects, not a
-    # win by repetition; level, a search stopped in the middle of a depth may have
-    # found the draw's exact score above a first move that failed low, before it
-    # reached the moves that play on.
+    limits = (movetime, deadline, nodes, clock)
+    return _second_look(position, history, search, searcher, chosen, max_depth, limits)
+
+
+Searcher = Callable[[Sequence[Move] | None, TranspositionTable | None], Search]
+"""A search of ``think``'s position and settings over some root moves (None: all), with a
+transposition table to reuse (None: a fresh one)."""
+Limits = tuple[float | None, Callable[[], bool] | None, int | None, Callable[[], float]]
+"""``think``'s limits: ``movetime``, ``deadline``, ``nodes`` and the clock."""
+
+
+def _second_look(
+    position: Position,
+    history: Sequence[Position],
+    search: Search,
+    searcher: Searcher,
+    chosen: SearchResult,
+    max_depth: int,
+    limits: Limits,
+) -> SearchResult:
+    """``chosen`` (a move repeating a position of ``history``) or the best other move.
+
+    The game's last move deserves a second look: ahead, a wipe-out just beyond the
+    depth reached (a capture into the tables, say) is what a player expects, not a
+    win by repetition; level, a search stopped in the middle of a depth may have
+    found the draw's exact score above a first move that failed low, before it
+    reached the moves that play on.
+    """
+    movetime, deadline, nodes, clock = limits
     # The repetition's own score is exact at one ply (the game ends); the last
     # completed depth's score may belong to another move.
-    repeating = _deepen(searcher([chosen.move]), 1, None, None, None, clock)
+    repeating = _deepen(searcher([chosen.move], None), 1, None, None, None, clock)
     assert repeating is not None
     others = [m for m in search.root_moves if make_move(position, m) not in history]
     again = searcher(others, search.table)
@@ -810,6 +825,29 @@ def think(
             chosen, score=repeating.score, depth=depth_seen, nodes=nodes_searched
         )
     return SearchResult(deeper.pv[0], deeper.score, deeper.depth, deeper.pv, nodes_searched)
+
+
+def _won_in_tables(
+    search: Search,
+    history: Sequence[Position],
+    plies_without_capture: int,
+    endings: Endings | None,
+) -> SearchResult | None:
+    """The tables' move when they hold the search's position as won, else None."""
+    if search.tablebase is None or not search.tablebase.covers(search.own, search.opp):
+        return None
+    won = winning_move(
+        search.tablebase,
+        search.position,
+        search.variant,
+        history=history if search.repetition else (),
+        plies_without_capture=plies_without_capture,
+        no_capture_limit=(endings or Endings()).no_capture_limit,
+    )
+    if won is None:
+        return None
+    pv, verdict = won
+    return SearchResult(pv[0], MATE - verdict.plies, 0, pv, 0)
 
 
 def _deepen(

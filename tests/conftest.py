@@ -88,3 +88,16 @@ def real_calibration_text() -> str:
         path = Path(folder) / "cal.json"
         save_calibration(calibrate(VisionConfig(), rendered(start_position(6), Scene())), path)
         return path.read_text()
+
+
+@pytest.fixture
+def searches_by_a_fake_clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """The engine's levels search on a FakeClock that moves 10 ms each time the search
+    looks at it (every 256 nodes): a move time is then so many nodes, on any machine, and
+    no test waits for it."""
+    from controller.engine import levels
+    from controller.engine.search import think
+
+    clock = FakeClock(step=0.01)
+    monkeypatch.setattr(levels, "think", functools.partial(think, clock=clock))
+    return clock

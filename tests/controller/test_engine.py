@@ -147,7 +147,7 @@ def test_levels_are_deterministic_for_a_seed(monkeypatch: pytest.MonkeyPatch) ->
     assert play(seed=4) == play(seed=4)
 
 
-def test_every_level_plays_legal_moves() -> None:
+def test_every_level_plays_legal_moves(searches_by_a_fake_clock: FakeClock) -> None:
     game = Game()
     game.play("c2-c3")
     rng = random.Random(0)

@@ -9,6 +9,7 @@ from controller.engine.player import EnginePlayer
 from controller.gtp import GtpEngine, GtpError, GtpRefused, answer_text
 from controller.movegen import legal_moves
 from controller.position import parse_position
+from tests.conftest import FakeClock
 
 REQUIRED = [
     "protocol_version",
@@ -158,7 +159,7 @@ def test_reg_genmove_does_not_play(gtp: GtpEngine) -> None:
     assert ok(gtp, "position") == before
 
 
-def test_engine_genmove_takes_the_winning_capture() -> None:
+def test_engine_genmove_takes_the_winning_capture(searches_by_a_fake_clock: FakeClock) -> None:
     engine = GtpEngine(EnginePlayer(seed=0), movetime=0.3)
     ok(engine, "set_position 4b1/6/3r2/2r2b/3b2/5r r")
     assert ok(engine, "genmove red") == "c3xf3"

@@ -19,10 +19,11 @@ from itertools import islice
 from typing import Any
 
 BUDGET_BYTES = 16 * 1024 * 1024
-"""What the tables may hold together. The tables a search of one board size uses
-(trips, reach, scores) fill it in a few minutes of play; perft and searches are no
-slower than with each table capped at 10,000 entries (``benchmarks/perft.py``,
-``benchmarks/engine_tables.py``)."""
+"""What the tables may hold together. A board playing both sizes, with and against the
+computer, reaches it in about ten minutes (``benchmarks/soak.py --main-loop`` shows
+it in each sample); perft and searches to a depth take the same processor time as
+with each table capped at 10,000 entries as before (``benchmarks/perft.py``,
+``benchmarks/strength.py --no-matches``)."""
 
 
 class CacheBudget:

@@ -29,7 +29,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--unit-dir",
         type=Path,
-        default=Path("~/.config/systemd/user").expanduser(),
         help="where user units live (default: ~/.config/systemd/user)",
     )
     parser.add_argument("--no-start", action="store_true", help="write the unit, do not start it")
@@ -77,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
     problems = check_config(config)
     if problems:
         raise BadOption(f"{config}: {problems[0]} (see: surakarta run --config {config} --check)")
-    unit = args.unit_dir / UNIT_NAME
+    # The home folder is looked up now, not when the parser was built (it is built once).
+    unit = (args.unit_dir or Path("~/.config/systemd/user").expanduser()) / UNIT_NAME
     with writing(unit):
         unit.write_text(unit_text(config))
     print(f"wrote {unit}")

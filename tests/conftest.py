@@ -101,3 +101,13 @@ def searches_by_a_fake_clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     clock = FakeClock(step=0.01)
     monkeypatch.setattr(levels, "think", functools.partial(think, clock=clock))
     return clock
+
+
+def systemctl_failing_as_over_ssh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Put first on PATH a systemctl that fails as it does over SSH with no user session."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "systemctl"
+    fake.write_text("#!/bin/sh\necho 'Failed to connect to bus: No medium found' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from firmware.cli import main
+from tests.conftest import systemctl_failing_as_over_ssh
 
 
 def test_writes_the_unit_without_starting_it(
@@ -45,16 +46,6 @@ def test_a_path_with_spaces_and_percent_signs_stays_one_argument(tmp_path: Path)
     unit = (units / "surakarta.service").read_text()
     resolved = str(config.resolve()).replace("%", "%%")
     assert f'--config "{resolved}"' in unit and "100%%" in unit
-
-
-def systemctl_failing_as_over_ssh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Put first on PATH a systemctl that fails as it does over SSH with no user session."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    fake = bin_dir / "systemctl"
-    fake.write_text("#!/bin/sh\necho 'Failed to connect to bus: No medium found' >&2\nexit 1\n")
-    fake.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
 
 
 def test_a_systemctl_that_fails_is_one_line_with_the_way_out(

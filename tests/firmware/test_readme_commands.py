@@ -21,7 +21,7 @@ import pytest
 from controller.position import start_position
 from firmware.cli import build_parser, main
 from firmware.commands.run import EXIT_CAMERA_STACK
-from tests.firmware.test_install_service import systemctl_failing_as_over_ssh
+from tests.conftest import systemctl_failing_as_over_ssh
 from vision.render import Scene, render
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ from controller.position import parse_position, start_position
 from controller.reading import BoardReading
 from firmware.cli import main
 from firmware.config import check_config, load_config
-from tests.firmware.test_install_service import systemctl_failing_as_over_ssh
+from tests.conftest import systemctl_failing_as_over_ssh
 from vision.render import Scene, render
 
 

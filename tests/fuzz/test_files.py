@@ -16,55 +16,7 @@ from controller.errors import SurakartaError
 from firmware.config import ConfigError, check_config, load_config
 from firmware.journal import Journal, SessionState, signed, state_to_json
 from tests.conftest import real_calibration_text
-from tests.fuzz import both_tiers, one_line
-
-KEYS = {
-    "camera": ["source", "device", "path", "width", "height", "fps", "calibration"],
-    "vision": ["hold_seconds"],
-    "game": ["variant", "mode", "level", "no_capture_limit", "repetition", "show_danger"],
-    "engine": ["seconds"],
-    "match": ["players", "games", "target", "counting", "swap_colours"],
-    "journal": ["path", "records"],
-    "hardware": ["driver", "board_size", "chips", "refresh_hz", "data_pin", "clock_pin",
-                 "latch_pin", "enable_pin", "spi_device", "inner_loop_lamps", "dimmable",
-                 "ws2812_brightness", "ws2812_colour", "chain", "buttons", "buzzer", "lamp_pins"],
-}
-
-toml_numbers = st.one_of(
-    st.integers(-(10**30), 10**30), st.integers(-3, 40),
-    st.floats(allow_nan=True, allow_infinity=True),
-)
-toml_strings = st.one_of(
-    st.sampled_from(["synthetic", "usb", "folder", "standard", "sepur", "computer-red", "",
-                     "~nosuchuser/x", "~/x", "/", ".", "none", "shift-register", "ws2812",
-                     "gpio", "captured", "red"]),
-    st.text(max_size=12),
-)
-toml_values: st.SearchStrategy[Any] = st.recursive(
-    st.one_of(toml_numbers, toml_strings, st.booleans()),
-    lambda inner: st.one_of(st.lists(inner, max_size=3),
-                            st.dictionaries(st.sampled_from(["a", "red", "pin"]), inner,
-                                            max_size=2)),
-    max_leaves=6,
-)
-
-
-def toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return repr(value)
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return json.dumps(value)  # a JSON string is a TOML basic string
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(item) for item in value) + "]"
-    return "{" + ", ".join(f"{key} = {toml_value(item)}" for key, item in value.items()) + "}"
+from tests.fuzz import KEYS, both_tiers, one_line, toml_value, toml_values
 
 
 @st.composite

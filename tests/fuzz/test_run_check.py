@@ -23,8 +23,7 @@ from firmware.cli import main
 from firmware.config import check_config, load_config
 from hardware.mock import mock_pins
 from tests.conftest import FakeClock, real_calibration_text
-from tests.fuzz import both_tiers
-from tests.fuzz.test_files import KEYS, toml_numbers, toml_value
+from tests.fuzz import KEYS, both_tiers, toml_numbers, toml_value
 from vision.render import Scene, render
 
 CALIBRATION = "calibration.json"

@@ -329,24 +329,10 @@ class BoardLink:
         elif name is ActionName.EVAL:
             return ActionResult(True, self.evaluator.start(referee.current))
         elif name is ActionName.LAMP_TEST:
-            lamps = tuple(self.board.hardware.driver.lamps)
-            if not lamps:
-                return ActionResult(False, "no lamps fitted")
-            self._lamp_test = (now, lamps)
-            self._step_lamp_test(now)
-            return ActionResult(True, f"lamp test: {len(lamps)} lamps one by one in chain order")
+            return self._start_lamp_test(now)
         elif name is ActionName.SHOW_MOVE:
             assert value is not None
-            record, ply = value.rsplit(":", 1)
-            try:
-                move, size = recorded_move(self.records, record, int(ply))
-            except (SurakartaError, OSError, ValueError) as error:
-                return ActionResult(False, str(error))
-            if size != self.board.hardware.layout.size:
-                return ActionResult(False, f"{record} was played on a {size}x{size} board")
-            path = tuple(lamps_for_move(self.board.hardware.layout, move))
-            self._light(REPLAY_LAYER, path, now, SHOW_MOVE_SECONDS)
-            return ActionResult(True, f"move {ply} of the game, {move.name}, on the lamps")
+            return self._show_move(value, now)
         elif name is ActionName.MATCH:
             assert value is not None
             return self._match(session, value, now)
@@ -355,6 +341,27 @@ class BoardLink:
         elif name is ActionName.BUTTON_TEST:
             return self._start_button_test(now)
         return ActionResult(True, session.last_message)
+
+    def _start_lamp_test(self, now: float) -> ActionResult:
+        lamps = tuple(self.board.hardware.driver.lamps)
+        if not lamps:
+            return ActionResult(False, "no lamps fitted")
+        self._lamp_test = (now, lamps)
+        self._step_lamp_test(now)
+        return ActionResult(True, f"lamp test: {len(lamps)} lamps one by one in chain order")
+
+    def _show_move(self, value: str, now: float) -> ActionResult:
+        """Light the path of a recorded game's move (``record:ply``) for a while."""
+        record, ply = value.rsplit(":", 1)
+        try:
+            move, size = recorded_move(self.records, record, int(ply))
+        except (SurakartaError, OSError, ValueError) as error:
+            return ActionResult(False, str(error))
+        if size != self.board.hardware.layout.size:
+            return ActionResult(False, f"{record} was played on a {size}x{size} board")
+        path = tuple(lamps_for_move(self.board.hardware.layout, move))
+        self._light(REPLAY_LAYER, path, now, SHOW_MOVE_SECONDS)
+        return ActionResult(True, f"move {ply} of the game, {move.name}, on the lamps")
 
     def _calibrate(self) -> ActionResult:
         """Learn the camera again from its latest frame of the start position, and use it

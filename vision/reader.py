@@ -40,12 +40,14 @@ from vision.errors import BadImage
 from vision.locate import BoardLocator, LocationStatus
 from vision.paper import check_paper
 from vision.sampling import (
+    CROSS_FULL,
     BoardSamples,
     ViewMaps,
     judged_against_paper,
     sample_board,
     sampling_layout,
     view_maps,
+    wide_cross,
 )
 
 MAX_DOUBTFUL = 2
@@ -59,6 +61,9 @@ PALE_UNDER_ANOTHER = 0.5
 (a pale piece's own side and shadow are grey, and count for some)."""
 PALE_DARKENED = 0.2
 """How much darker (log) than its set a pale top may look before it is taken for a mix."""
+PALE_LINES = 0.5
+"""Share of a plain cross's contrast that, looked for farther across, makes a pale piece
+doubtful."""
 _EMPTY = LABELS.index(PointLabel.EMPTY)
 _PIECES = [index for index in range(len(LABELS)) if index != _EMPTY]
 
@@ -188,6 +193,7 @@ class BoardReader:
         unsure |= (result.labels == _EMPTY) & (covered > self.config.bare_piece_share)
         unsure |= self._pale_over_another(samples, result.labels, pale, covered)
         unsure |= self._unconfirmed_pale(result.labels, samples.features[:, _EMPTY, 3])
+        unsure |= self._pale_on_lines(frame, maps, samples, result.labels, pale)
         unsure |= self._split_tops(samples, result.labels)
         reading = None
         status = ReadStatus.OCCLUDED
@@ -231,6 +237,21 @@ class BoardReader:
         plain = np.append((labels == _EMPTY) & (cross >= sharp_level(self.config, self.colours)),
                           False)
         result: np.ndarray = pale & ~plain[self._layout.point_neighbours].any(axis=1)
+        return result
+
+    def _pale_on_lines(self, frame: np.ndarray, maps: ViewMaps, samples: BoardSamples,
+                       labels: np.ndarray, pale_sets: list[int]) -> np.ndarray:
+        """Pale pieces (the paper's colour) whose cross shows when looked for farther across.
+
+        Such a piece is told from bare paper by the cross it hides, looked for within a pixel
+        of where the camera's pose puts it; where the pose is two or three pixels off (near
+        the edge of a wide lens's view), a bare point would hide its cross the same way.
+        """
+        pale = np.isin(labels, pale_sets)
+        if not pale.any():
+            return pale
+        lines = wide_cross(self._layout, frame, maps, samples) >= PALE_LINES * CROSS_FULL
+        result: np.ndarray = pale & lines
         return result
 
     def _pale_over_another(self, samples: BoardSamples, labels: np.ndarray,

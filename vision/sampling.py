@@ -192,7 +192,9 @@ class ViewMaps:
     tops: tuple[np.ndarray, np.ndarray]
     """cv2.remap tables of the view of the pieces' tops."""
     cross: tuple[np.ndarray, np.ndarray]
-    """cv2.remap tables of the cross samples: (points, arms x steps x 3) positions."""
+    """cv2.remap tables of the cross samples: (points, arms x steps x across) positions."""
+    wide_cross: tuple[np.ndarray, np.ndarray]
+    """The same, farther across each arm (:data:`WIDE_CROSS_ACROSS`)."""
     cover: np.ndarray
     """(cells, 4, m) which pixels of each paper sample the piece on each of the four points
     next to it may hide from this camera (its side, seen at a slant), were one there."""
@@ -204,6 +206,9 @@ CROSS_ACROSS = (-0.075, -0.035, -0.0175, 0.0, 0.0175, 0.035, 0.075)
 """Offsets across an arm, pitches: paper beside it, five places the line may be (the camera's
 pose is known to a pixel, the line is about a pixel wide), paper on the other side. The
 paper is sampled close to the line so that a dark piece's edge is not taken for a line."""
+WIDE_CROSS_ACROSS = (-0.14, -0.1, -0.07, -0.035, 0.0, 0.035, 0.07, 0.1, 0.14)
+"""Offsets across an arm that find its line when the camera's pose is two or three pixels off
+there (a wide lens near its edge), to check that a pale piece really hides its cross."""
 CROSS_FULL = 0.3
 """Contrast of the cross at which a point counts as plainly bare; the feature is the contrast
 up to this, as a share of it, so focus and resolution above it do not matter."""
@@ -217,7 +222,8 @@ ARMS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 """Directions of the cross's arms on the grid (file, rank)."""
 
 
-def cross_positions(model: BoardModel) -> np.ndarray:
+def cross_positions(model: BoardModel, across: tuple[float, ...] = CROSS_ACROSS
+                    ) -> np.ndarray:
     """Sheet positions (mm) of the cross samples: (points, arms, steps, across, 2)."""
     arms = []
     for dx, dy in ARMS:
@@ -226,7 +232,7 @@ def cross_positions(model: BoardModel) -> np.ndarray:
             # Ranks count up the sheet, its y axis down.
             along = np.array([dx, -dy], np.float64) * distance
             normal = np.array([-dy, dx], np.float64)
-            steps.append([along + normal * offset for offset in CROSS_ACROSS])
+            steps.append([along + normal * offset for offset in across])
         arms.append(steps)
     offsets = np.array(arms) * model.pitch  # (arms, steps, 3, 2)
     centres = np.array([model.point_mm(p) for p in model.points])
@@ -258,8 +264,10 @@ def view_maps(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
     paper = view_tables(0.0)
     tops = paper if top_height < 0.25 else view_tables(top_height)
     crosses = cross_positions(model)
-    cross = tables(crosses.reshape(-1, 2), 0.0, (len(crosses), -1))
-    return ViewMaps(paper, tops, cross, piece_cover(layout, model, camera, top_height))
+    wide = cross_positions(model, WIDE_CROSS_ACROSS)
+    return ViewMaps(paper, tops, tables(crosses.reshape(-1, 2), 0.0, (len(crosses), -1)),
+                    tables(wide.reshape(-1, 2), 0.0, (len(wide), -1)),
+                    piece_cover(layout, model, camera, top_height))
 
 
 def _fixed_point(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -340,6 +348,8 @@ class BoardSamples:
     disc_relative: np.ndarray | None = None
     """(points, pixels, 3) ``disc_logs`` relative to the paper round each point (log), to
     tell a piece that covers part of a point (set down off it) from bare paper."""
+    paper_round: np.ndarray | None = None
+    """(points, 3) BGR of the paper round each point, as judged."""
 
 
 def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
@@ -455,7 +465,18 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     features = np.stack([np.hstack([bare if label is PointLabel.EMPTY else relative, cross])
                          for label in LABELS], axis=1)
     return replace(samples, relative=relative, cross=cross_seen, features=features,
-                   disc_relative=disc_relative, middle_relative=middle_relative)
+                   disc_relative=disc_relative, middle_relative=middle_relative,
+                   paper_round=reference)
+
+
+def wide_cross(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
+               samples: BoardSamples) -> np.ndarray:
+    """Per point, the cross's contrast (as ``BoardSamples.cross``) looked for farther across
+    each arm (:data:`WIDE_CROSS_ACROSS`)."""
+    assert samples.paper_round is not None
+    profiles = remap(frame, maps.wide_cross).astype(np.float32).reshape(
+        len(layout.point_pixels), len(ARMS), len(CROSS_STEPS), len(WIDE_CROSS_ACROSS), 3)
+    return cross_contrast(profiles.mean(axis=2), layout.point_arms, samples.paper_round)
 
 
 CROSS_PAPER_CHROMA = 0.2

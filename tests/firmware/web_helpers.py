@@ -157,7 +157,9 @@ def served_board(tmp_path: Path, board: Any = None,
     thread.start()
     board = ServedBoard(simulation, link, server, lock)
     try:
-        board.wait_for(lambda s: s["status"]["ready"], "the board ready")
+        # The health figures follow the first state in the same pass of the loop.
+        board.wait_for(lambda s: s["status"]["ready"] and s["health"] is not None,
+                       "the board ready")
         yield board
     finally:
         stop.set()

@@ -36,6 +36,12 @@ REFINE_ROUNDS_PITCHES = (0.3,) * 6 + (0.2,) * 4 + (0.12,) * 4 + (0.08,) * 4
 """Half-width of the search along the normal in each refinement round, pitches. A line is
 searched only across itself, so each round corrects only part of an error along it:
 many rounds, narrowing as the fit closes in."""
+STRONG_DISTORTION = 0.1
+"""Least first radial term (absolute) of a lens whose principal point is fitted too: the
+centre of a wide lens's distortion moves its board's edge by pixels, while with little
+distortion a flat sheet cannot tell the principal point from a tilt."""
+CENTRE_ROUNDS_PITCHES = (0.12,) * 3 + (0.08,) * 3
+"""Half-widths of the search in the rounds that fit the principal point too, pitches."""
 SETTLED_PIXELS = 0.05
 """Largest move of any grid point between two rounds at which the fit has settled."""
 VALLEY_CONTRAST = 0.12
@@ -192,29 +198,43 @@ def fit_camera(
         if first is None:
             return None
         start = first[0]
-    camera = start
-    slanted = camera.viewing_angle_degrees() >= MIN_SLANT_DEGREES
     grey = blurred_grey(image)
+    known = (sheet_points, image_points)
+    slanted = start.viewing_angle_degrees() >= MIN_SLANT_DEGREES
+    camera = _refined_on_ink(model, grey, known, start, REFINE_ROUNDS_PITCHES,
+                             solve_focal=slanted, solve_centre=False)
+    if abs(camera.distortion[0]) >= STRONG_DISTORTION:
+        camera = _refined_on_ink(model, grey, known, camera, CENTRE_ROUNDS_PITCHES,
+                                 solve_focal=False, solve_centre=True)
+    error = camera.project_sheet(sheet_points) - image_points
+    return camera, float(np.sqrt((error**2).sum(axis=1).mean()))
+
+
+def _refined_on_ink(model: BoardModel, grey: np.ndarray, known: tuple[np.ndarray, np.ndarray],
+                    camera: CameraModel, rounds: tuple[float, ...], *, solve_focal: bool,
+                    solve_centre: bool) -> CameraModel:
+    """``camera`` fitted again to the ``known`` points and the ink found, round by round."""
     samples = ink_samples(model)
     grid = np.array([model.point_mm(p) for p in model.points])
-    for half_width in REFINE_ROUNDS_PITCHES:
+    size = (grey.shape[1], grey.shape[0])
+    for half_width in rounds:
         match = find_ink(grey, camera, samples, half_width * model.pitch)
         if len(match.sheet) < 12:
             break
         keep = _consistent(match.offsets, model.pitch)
         refined = camera_from_correspondences(
-            np.concatenate([sheet_points, match.sheet[keep]]),
-            np.concatenate([image_points, match.image[keep]]),
-            size, start=camera, solve_focal=slanted, distortion_terms=2,
+            np.concatenate([known[0], match.sheet[keep]]),
+            np.concatenate([known[1], match.image[keep]]),
+            size, start=camera, solve_focal=solve_focal, distortion_terms=2,
+            solve_centre=solve_centre,
         )
         if refined is None:
             break
         change = np.abs(refined[0].project_sheet(grid) - camera.project_sheet(grid)).max()
         camera = refined[0]
-        if change < SETTLED_PIXELS and half_width <= REFINE_ROUNDS_PITCHES[-1]:
+        if change < SETTLED_PIXELS and half_width <= rounds[-1]:
             break
-    error = camera.project_sheet(sheet_points) - image_points
-    return camera, float(np.sqrt((error**2).sum(axis=1).mean()))
+    return camera
 
 
 def _consistent(offsets: np.ndarray, pitch: float) -> np.ndarray:

@@ -70,6 +70,7 @@ def _open_hardware(
     pin_factory: PinFactory | None,
     on_press: Callable[[ButtonName], None],
     clock: Callable[[], float],
+    sleep: Callable[[float], None],
 ) -> Hardware:
     """The hardware on its pins; raises HardwareUnavailable in one line when it cannot."""
     # gpiozero warns once per pin library it could not load; when none loads, those
@@ -77,7 +78,9 @@ def _open_hardware(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PinFactoryFallback)
         try:
-            hardware = build_hardware(config, pin_factory, on_press=on_press, clock=clock)
+            hardware = build_hardware(
+                config, pin_factory, on_press=on_press, clock=clock, sleep=sleep
+            )
         except GPIOZeroError as error:
             raise HardwareUnavailable(
                 f"cannot open the pins of the [hardware] section: {error} "
@@ -113,7 +116,8 @@ class BoardApp:
 
     The pipeline (pins, engine, calibration, referee) is built by
     ``firmware.pipeline.open_pipeline``: a failure part-way closes what was opened.
-    ``observers`` and ``services`` are passed on to it (see that module).
+    ``observers`` and ``services`` are passed on to it (see that module). ``clock`` times
+    the loop and the lamps' effects, ``sleep`` the buzzer's notes.
     """
 
     def __init__(
@@ -126,6 +130,7 @@ class BoardApp:
         observers: Sequence[DecisionObserver] = (),
         services: Sequence[Service] = (),
         on_step: Callable[[float, FrameReading | None, Any], None] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.config = config
         self.on_step = on_step
@@ -141,7 +146,7 @@ class BoardApp:
             self.pipeline = open_pipeline(
                 PipelineParts(
                     open_hardware=lambda on_press: _open_hardware(
-                        hardware_config, pin_factory, on_press, clock
+                        hardware_config, pin_factory, on_press, clock, sleep
                     ),
                     open_engine=lambda: BackgroundEngine(config.engine_seconds),
                     referee=lambda: self._referee(variant),

@@ -109,7 +109,8 @@ def _run_and_check_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     size = config.game.variant.size
     with mock_pins() as pins:  # the default factory too: software SPI opens its bus there
         try:
-            app = BoardApp(config, pins, FakeClock(step=0.1), lambda: RenderedCamera(size))
+            app = BoardApp(config, pins, FakeClock(step=0.1), lambda: RenderedCamera(size),
+                           sleep=lambda seconds: None)  # a close waits for the sounds
         except (SurakartaError, OSError) as error:
             raise AssertionError(f"the check called valid a config run refuses: {error}") from None
         try:

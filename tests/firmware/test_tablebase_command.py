@@ -43,6 +43,7 @@ def test_bad_requests_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert "invalid --only: '3v1'" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # a real retrograde solve of the three-piece class (about 2 s)
 def test_a_run_adds_some_classes_of_more_pieces_to_the_tables_it_keeps(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -364,9 +364,10 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     top_view = paper_view if maps.tops is maps.paper else remap(frame, maps.tops)
     discs = top_view.reshape(-1, 3).astype(np.float32)[layout.point_pixels]
     # A low quantile rather than the median: see VisionConfig.point_colour_quantile.
-    rank, middle = layout.colour_rank, (discs.shape[1] - 1) // 2
-    ranked = np.partition(discs, sorted({rank, middle}), axis=1)
-    point_colours, top_middles = ranked[:, rank], ranked[:, middle]
+    # The median proper: the mean of the middle two of an even count of pixels.
+    rank, lower, middle = layout.colour_rank, (discs.shape[1] - 1) // 2, discs.shape[1] // 2
+    ranked = np.partition(discs, sorted({rank, lower, middle}), axis=1)
+    point_colours, top_middles = ranked[:, rank], (ranked[:, lower] + ranked[:, middle]) / 2
     paper = paper_view.reshape(-1, 3).astype(np.float32)[layout.paper_pixels]
     paper_colours = paper.mean(axis=1)
     brightness = paper.mean(axis=2)

@@ -1,7 +1,8 @@
-"""A steep camera over tall pieces set down off their points: doubtful, never wrong.
+"""Pieces off their points, their side or shadow in their sample: doubtful, never wrong.
 
-Frames from the room renderer (``benchmarks/vision_rooms.py``, condition steep-tilt): a
-camera 32-34 degrees off vertical, pieces 5-7 mm tall up to 0.2 pitch off their points.
+Frames from the room renderer (``benchmarks/vision_rooms.py``): mostly condition steep-tilt
+(a camera 32-35 degrees off vertical, pieces 5-7 mm tall up to 0.2 pitch off their points),
+and a spotlight low to one side, whose pieces cast long, deep shadows.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ ROOMS = Path(__file__).parent / "data" / "rooms"
     ("steep-wood", "1b1r2/6/2r3/4r1/6/3b2", "d6"),
     # A black piece on f3 stands off its sample, its body filling the point: not white.
     ("steep-white", "4r1/2b1b1/2b1bb/2b1bb/3r2/3b2", "f3"),
+    # A small cream piece on b6, a fifth of a pitch off, half its sample its shadow's:
+    # the darker part looks brown, the median cream.
+    ("spotlight-cream", "1r3r/6/r3rr/6/5b/r2b2", "b6"),
 ])
 def test_a_piece_seen_steeply_off_its_point_is_never_read_as_another(
         config: VisionConfig, name: str, board: str, doubtful: str) -> None:

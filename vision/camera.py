@@ -126,7 +126,10 @@ class CameraModel:
         """Inverse of :meth:`to_json`; raises ValueError on malformed data."""
         if not isinstance(data, dict):
             raise ValueError("camera is not an object")
-        width, height = (int(v) for v in data["image_size"])
+        size = [float(v) for v in data["image_size"]]
+        if len(size) != 2 or not all(math.isfinite(v) and v == int(v) for v in size):
+            raise ValueError("camera has an image size that is not two whole numbers")
+        width, height = (int(v) for v in size)
         values = [float(data["focal"]), *map(float, data["distortion"]),
                   *map(float, data["rotation"]), *map(float, data["translation"])]
         if len(values) != 9 or not all(math.isfinite(v) for v in values):

@@ -101,6 +101,19 @@ def test_missing_file(tmp_path: Path) -> None:
         load_calibration(tmp_path / "nothere.json")
 
 
+@pytest.mark.parametrize("image_size", [[float("inf"), 480], [float("nan"), 480], [640.5, 480],
+                                        [640]])
+def test_a_camera_of_no_whole_image_size_is_a_corrupt_file(
+        calibration6: Calibration, tmp_path: Path, image_size: list[float]) -> None:
+    path = tmp_path / "cal.json"
+    save_calibration(calibration6, path)
+    data = json.loads(path.read_text())
+    data["camera"]["image_size"] = image_size
+    path.write_text(json.dumps(data))
+    with pytest.raises(BadCalibration, match=r"corrupt calibration file.*image size"):
+        load_calibration(path)
+
+
 @pytest.mark.parametrize("content", [
     "{not json",
     "[]",

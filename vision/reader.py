@@ -61,6 +61,8 @@ PALE_UNDER_ANOTHER = 0.5
 (a pale piece's own side and shadow are grey, and count for some)."""
 PALE_DARKENED = 0.2
 """How much darker (log) than its set a pale top may look before it is taken for a mix."""
+ADAPTED_FRAMES = 4
+"""Confident frames blended into the colour model before it is read with (see _adapt)."""
 PALE_LINES = 0.5
 """Share of a plain cross's contrast that, looked for farther across, makes a pale piece
 doubtful."""
@@ -145,7 +147,9 @@ class BoardReader:
                                      fixed=not calibration.uses_markers)
         self._pose: _PoseTables | None = None
         self.colours: ColourModel = calibration.colours
-        """The colour model, as adapted to the light so far."""
+        """The colour model, as adapted to the light so far (every few confident frames)."""
+        self._adapting = calibration.colours
+        self._frames_adapted = 0
         self._paper_chroma = (None if calibration.paper_chroma is None
                               else np.array(calibration.paper_chroma))
 
@@ -199,7 +203,7 @@ class BoardReader:
         status = ReadStatus.OCCLUDED
         if paper.is_clear and not unsure.any():
             reading = _board_reading(self._model.points, labels, self._model.size)
-            self.colours = adapt(self.config, self.colours, samples.features, result.labels)
+            self._adapt(samples.features, result.labels)
             status = ReadStatus.OK
         elif paper.is_clear and unsure.sum() <= MAX_DOUBTFUL:
             status = ReadStatus.DOUBTFUL
@@ -222,6 +226,18 @@ class BoardReader:
             paper_clear=paper.is_clear,
             markers_seen=location.markers_seen,
         )
+
+    def _adapt(self, features: np.ndarray, labels: np.ndarray) -> None:
+        """Nudge the colour model towards a confidently read frame's colours.
+
+        Every frame is blended in, but the model read with changes only every
+        ADAPTED_FRAMES of them: each new model costs its tables (inverses, glare) anew,
+        about half a millisecond, and the light changes slowly.
+        """
+        self._adapting = adapt(self.config, self._adapting, features, labels)
+        self._frames_adapted += 1
+        if self._frames_adapted >= ADAPTED_FRAMES:
+            self.colours, self._frames_adapted = self._adapting, 0
 
     def _unconfirmed_pale(self, labels: np.ndarray, cross: np.ndarray) -> np.ndarray:
         """Pale pieces (the paper's colour) with no bare point near them showing its cross.

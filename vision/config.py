@@ -102,10 +102,9 @@ class VisionConfig:
     near_piece_dark_tolerance: float = 1.6
     """Most a paper sample next to a piece may be darker than the light field: a piece's own
     hard shadow under a low lamp."""
-    coloured_piece: float = 0.2
+    coloured_piece: float = 0.1
     """Least colour (chroma, log units) of a piece set for bare paper leaning towards it to
-    count as covered: light wood or cream (0.25 and more) are a hand's colour; black plastic
-    tinted 0.1 by the light is not, and a shadow lit by a warm lamp leans towards it."""
+    count as covered."""
     shadow_chroma_tolerance: float = 0.6
     """Most a paper sample next to a piece may differ in colour from the lit paper: its
     shadow, lit by the room's other lights."""

@@ -136,7 +136,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
         | (brightness_error < -dark)
         | (brightness_error > config.paper_bright_tolerance)
         | (spread > texture)
-        | _leans_to_pieces(config, offset, piece_colours)
+        | _leans_to_pieces(config, without_warmth(offset, cooler=0.0, warmer=np.where(
+            tinted, np.minimum(darkness, config.warm_shadow_tolerance), 0.0)), piece_colours)
     ) & judged
     return PaperCheck(covered, chroma_error, brightness_error, median, uniform)
 

@@ -1,9 +1,8 @@
 """Daylight from a window and a warm lamp at once: the pieces' shadows are not a hand.
 
-A room render (``benchmarks/vision_rooms.py``, condition mixed): glossy red and black
-plastic pieces, a window on one side and a 2900 K lamp on the other. A piece's shadow from
-the window is lit by the lamp alone, so it is warmer than the paper, the way the black set
-(tinted a little by the light) is warmer too.
+Room renders (``benchmarks/vision_rooms.py``, condition mixed) of a window on one side and
+a 2900 K lamp on the other. A piece's shadow from the window is lit by the lamp alone, so
+it is warmer than the paper as much as it is darker; a hand is warmer by far more.
 """
 
 from __future__ import annotations
@@ -22,8 +21,19 @@ ROOMS = Path(__file__).parent / "data" / "rooms"
 
 def test_warm_shadows_beside_black_pieces_leave_the_board_readable(
         config: VisionConfig) -> None:
+    # Glossy red and black plastic: the black set is tinted a little warm by the light, and
+    # the shadows the lamp lights lean its way.
     calibration = calibrate(config, cv2.imread(str(ROOMS / "mixed-plastic-start.jpg")))
     frame = BoardReader(calibration, config).read(
         cv2.imread(str(ROOMS / "mixed-plastic-frame.jpg")))
     assert frame.paper_clear
     assert frame.reading == BoardReading.parse("3bbr/bb1brb/4br/b2br1/b4r/1b1br1")
+
+
+def test_a_hand_the_colour_of_shells_is_still_a_hand(config: VisionConfig) -> None:
+    # A physically based render (Blender): shells against pebbles, a hand over a2 and a3.
+    calibration = calibrate(config, cv2.imread(str(ROOMS / "hand-shells-start.jpg")))
+    frame = BoardReader(calibration, config).read(
+        cv2.imread(str(ROOMS / "hand-shells-frame.jpg")))
+    assert not frame.paper_clear
+    assert frame.reading is None

@@ -42,6 +42,7 @@ from vision.colour import (
     ColourModel,
     PointLabel,
     classify,
+    dark_without_cross,
     learn_colours,
     piece_cross_floor,
 )
@@ -344,11 +345,9 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
     brightness = 3  # the weighed features: chroma (three), brightness, cross
     differences[:, darkest, brightness] = np.maximum(differences[:, darkest, brightness], 0.0)
     distances = np.linalg.norm(differences, axis=2)
-    # As in reading (vision.colour.classify), a dark point hiding its cross is no bare paper
-    # in shadow: a dark set with a printed pattern varies in colour more than its median says.
-    bare = features[:, empty]
-    distances[(bare[:, :3].mean(axis=1) < -config.shadow_needs_cross) & (bare[:, 3] < 0.5),
-              empty] = np.inf
+    # As in reading, a dark point hiding its cross is no bare paper in shadow: a dark set
+    # with a printed pattern varies in colour more than its median says.
+    distances[dark_without_cross(config, features), empty] = np.inf
     odd = distances.argmin(axis=1) != expected
     if np.any(odd):
         raise CalibrationFailed(

@@ -61,6 +61,19 @@ def without_cool_light(config: VisionConfig, chroma: np.ndarray, darkness: np.nd
     return without_warmth(chroma, cooler=allowance, warmer=0.0)
 
 
+def dark_without_cross(config: VisionConfig, features: np.ndarray) -> np.ndarray:
+    """(points,) whether a point is darker than a shadow may be and hides its printed cross.
+
+    A bare point in a shadow still shows its cross; a dark point that shows none may be a
+    dark piece seen badly, or a dark set's printed pattern, and is not bare paper.
+    ``features`` as in :func:`classify`.
+    """
+    bare = features[:, LABELS.index(PointLabel.EMPTY)]
+    result: np.ndarray = (bare[:, :3].mean(axis=1) < -config.shadow_needs_cross) & (
+        bare[:, 3] < 0.5)
+    return result
+
+
 def without_warmth(chroma: np.ndarray, cooler: np.ndarray | float,
                    warmer: np.ndarray | float) -> np.ndarray:
     """(n, 3) log chroma with its move along the warm-cool axis taken away, as far as up to
@@ -193,11 +206,7 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
                         features) if sharp else first
     labels, confidences = result.labels, result.confidences
     bare = labels == empty
-    # A bare point in a shadow still shows its printed cross; a dark point that shows
-    # none may be a dark piece seen badly, so it is not trusted as bare.
-    darker = features[:, empty, :3].mean(axis=1) < -config.shadow_needs_cross
-    hidden_cross = cross < 0.5
-    confidences[bare & darker & hidden_cross] = 0.0
+    confidences[bare & dark_without_cross(config, features)] = 0.0
     if sharp:
         # A "bare" point without its lines where the others show them is something else:
         # a light piece, or a glossy one mirroring a lamp.

@@ -124,8 +124,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     # hand there is caught by how much warmer than the paper it is. Under daylight and a
     # warm lamp, a piece's shadow against the daylight is lit by the lamp alone: warmer by
     # about as much as it is darker, and never by as much as skin.
-    warm_allowance = config.paper_chroma_tolerance + np.minimum(
-        darkness, config.warm_shadow_tolerance)
+    shadow_warmth = np.minimum(darkness, config.warm_shadow_tolerance)
+    warm_allowance = config.paper_chroma_tolerance + shadow_warmth
     warmer = offset @ WARM > warm_allowance
     hue = np.where(tinted & (not moved), config.shadow_chroma_tolerance,
                    config.paper_chroma_tolerance)
@@ -136,8 +136,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
         | (brightness_error < -dark)
         | (brightness_error > config.paper_bright_tolerance)
         | (spread > texture)
-        | _leans_to_pieces(config, without_warmth(offset, cooler=0.0, warmer=np.where(
-            tinted, np.minimum(darkness, config.warm_shadow_tolerance), 0.0)), piece_colours)
+        | _leans_to_pieces(config, without_warmth(
+            offset, cooler=0.0, warmer=np.where(tinted, shadow_warmth, 0.0)), piece_colours)
     ) & judged
     return PaperCheck(covered, chroma_error, brightness_error, median, uniform)
 

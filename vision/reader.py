@@ -186,8 +186,8 @@ class BoardReader:
         result = classify(self.config, self.colours, samples.features)
         labels = tuple(LABELS[i] for i in result.labels)
         pieces = self.colours.means[_PIECES, :3]
-        pale = pale_labels(self.config, self.colours)
-        coloured = (result.labels != _EMPTY) & ~np.isin(result.labels, pale)
+        pale = np.isin(result.labels, pale_labels(self.config, self.colours))
+        coloured = (result.labels != _EMPTY) & ~pale
         paper = check_paper(self.config, self._layout, samples, result.labels != _EMPTY,
                             maps.cover, pieces, coloured, self._paper_chroma)
         unsure = result.confidences < self.config.confident
@@ -196,8 +196,8 @@ class BoardReader:
         covered = piece_share(self.config, self.colours, samples.disc_relative)
         unsure |= (result.labels == _EMPTY) & (covered > self.config.bare_piece_share)
         unsure |= self._pale_over_another(samples, result.labels, pale, covered)
-        unsure |= self._unconfirmed_pale(result.labels, samples.features[:, _EMPTY, 3])
-        unsure |= self._pale_on_lines(frame, maps, samples, result.labels, pale)
+        unsure |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
+        unsure |= self._pale_on_lines(frame, maps, samples, pale)
         unsure |= self._split_tops(samples, result.labels)
         reading = None
         status = ReadStatus.OCCLUDED
@@ -239,15 +239,16 @@ class BoardReader:
         if self._frames_adapted >= ADAPTED_FRAMES:
             self.colours, self._frames_adapted = self._adapting, 0
 
-    def _unconfirmed_pale(self, labels: np.ndarray, cross: np.ndarray) -> np.ndarray:
+    def _unconfirmed_pale(self, labels: np.ndarray, pale: np.ndarray, cross: np.ndarray
+                          ) -> np.ndarray:
         """Pale pieces (the paper's colour) with no bare point near them showing its cross.
 
         Such a piece is told from bare paper only by the cross it hides; if no point within
         two steps shows a cross plainly, the camera may be a little off there, and a bare
         point would look the same. (Two steps: a piece inside a group of its own, like the
-        start position's first rank, has no bare point right next to it.)
+        start position's first rank, has no bare point right next to it.) ``pale`` says
+        which points are read as a pale piece.
         """
-        pale = np.isin(labels, pale_labels(self.config, self.colours))
         if not pale.any():
             return pale
         plain = np.append((labels == _EMPTY) & (cross >= sharp_level(self.config, self.colours)),
@@ -256,14 +257,13 @@ class BoardReader:
         return result
 
     def _pale_on_lines(self, frame: np.ndarray, maps: ViewMaps, samples: BoardSamples,
-                       labels: np.ndarray, pale_sets: list[int]) -> np.ndarray:
+                       pale: np.ndarray) -> np.ndarray:
         """Pale pieces (the paper's colour) whose cross shows when looked for farther across.
 
         Such a piece is told from bare paper by the cross it hides, looked for within a pixel
         of where the camera's pose puts it; where the pose is two or three pixels off (near
         the edge of a wide lens's view), a bare point would hide its cross the same way.
         """
-        pale = np.isin(labels, pale_sets)
         if not pale.any():
             return pale
         lines = wide_cross(self._layout, frame, maps, samples) >= PALE_LINES * CROSS_FULL
@@ -271,7 +271,7 @@ class BoardReader:
         return result
 
     def _pale_over_another(self, samples: BoardSamples, labels: np.ndarray,
-                           pale_sets: list[int], covered: np.ndarray) -> np.ndarray:
+                           pale: np.ndarray, covered: np.ndarray) -> np.ndarray:
         """Points read as a pale piece where another piece's body may stand instead.
 
         Seen steeply, a dark piece set down off its point can stand off its top's sample
@@ -279,7 +279,6 @@ class BoardReader:
         darker than any pale top, and most of the point looks like another piece. (A pale
         piece's own shaded side looks dark too, but its top keeps its colour.)
         """
-        pale = np.isin(labels, pale_sets)
         own = self.colours.means[labels, :3].mean(axis=1)
         darker = samples.relative.mean(axis=1) < own - PALE_DARKENED
         result: np.ndarray = pale & darker & (covered > PALE_UNDER_ANOTHER)

@@ -438,14 +438,14 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     around = around_colours[layout.point_cells]  # (points, 4, 3)
     around_usable = usable[layout.point_cells]
     # The brighter two of the four: a piece's own shadow darkens the others. Samples the
-    # pieces round the point almost hide come last.
+    # pieces round the point almost hide come last and do not count (all four hidden: below).
     brightness = around.sum(axis=2)
     order = np.argsort(np.where(around_usable, brightness + _BEFORE_HIDDEN, brightness),
                        axis=1)[:, 2:]
     chosen = np.take_along_axis(around, order[..., None], axis=1)
-    weights = np.take_along_axis(around_usable, order, axis=1) | ~around_usable.any(
-        axis=1, keepdims=True)
-    reference = (chosen * weights[..., None]).sum(axis=1) / weights.sum(axis=1, keepdims=True)
+    weights = np.take_along_axis(around_usable, order, axis=1)
+    reference = (chosen * weights[..., None]).sum(axis=1) / np.maximum(
+        weights.sum(axis=1, keepdims=True), 1)
     # A point whose four samples are all almost hidden takes the one most like paper, the
     # brightest in its darkest channel: a bright piece (yellow, say) in another would tint
     # the paper, and the bare point would look the other way (blue).

@@ -14,13 +14,17 @@ Decisions:
   Otherwise calibration fails with a one-line reason instead of storing a model
   that would misread; two piece sets too alike to tell apart are named as such,
   with what to change.
+- A piece set whose tops vary within the small disc each point is read over (a printed
+  ring and dot falling in and out of it as pieces stand a little off their points) is
+  read over a wider disc instead, when that makes its pieces alike (``wide_tops``).
 - The board size comes from the marker ids (ids 0-3 for 6x6, 4-7 for 7x7). For a
   board without markers the four grid corners are given in image pixels, in the
   order a1, bottom-right, top-right, top-left (e.g. a1 f1 f6 a6), and stored; the
   camera is then assumed not to move.
 - The file is JSON: format tag and version, board size, the camera (lens and pose
-  at calibration time), the pieces' height, the corners (marker-free only) and the
-  colour model. A missing, corrupt or outdated file is one clear error.
+  at calibration time), the pieces' height, the corners (marker-free only), the
+  colour model and the piece sets read over the wider disc. A missing, corrupt or
+  outdated file is one clear error.
 - The sheet's paper size does not matter: the marker layout is in pitches, so a
   board printed on A3 is located with the A4 model (the homography absorbs scale).
 """
@@ -51,7 +55,15 @@ from vision.errors import BadCalibration, CalibrationFailed
 from vision.locate import detect_markers, fit_marker_camera, marker_points
 from vision.paper import check_paper
 from vision.register import fit_camera
-from vision.sampling import SamplingLayout, remap, sample_board, sampling_layout, view_maps
+from vision.sampling import (
+    BoardSamples,
+    SamplingLayout,
+    judged_against_paper,
+    remap,
+    sample_board,
+    sampling_layout,
+    view_maps,
+)
 
 FORMAT = "surakarta-calibration"
 VERSION = 2
@@ -83,6 +95,15 @@ MIN_PARALLAX_PITCHES = 0.1
 the image to tell the height."""
 HEIGHT_TIE = 1.05
 """Heights whose discs are this close to the most even count as a tie."""
+WIDE_TOP_SPREAD = 0.3
+"""Least spread of a set's start-position colours (log units; see ``wide_tops``) for the set
+to be tried over the wider disc."""
+WIDE_TOP_GAIN = 0.75
+"""Most the wider disc's spread may be, as a share of the narrower one's, to be chosen."""
+PATTERNED_TOP = 0.2
+"""Least median gap (log, the channel where it is widest) between a set's tops' medians and
+their darker parts for the set to count as patterned. (Plain sets show under 0.15 but for
+a few glossy or white ones.)"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +124,8 @@ class Calibration:
     paper_chroma: tuple[float, float, float] | None = None
     """The paper's log chroma (blue, green, red) in the calibration image; None in files
     written before it was kept."""
+    wide_tops: frozenset[PointLabel] = frozenset()
+    """The piece sets read over the wider disc (see :func:`wide_tops`)."""
 
     @property
     def model(self) -> BoardModel:
@@ -131,6 +154,7 @@ class Calibration:
             "colours": self.colours.to_json(),
             "paper_chroma": None if self.paper_chroma is None else [
                 round(value, 6) for value in self.paper_chroma],
+            "wide_tops": sorted(label.value for label in self.wide_tops),
         }
 
 
@@ -221,13 +245,17 @@ def calibrate(
             raise CalibrationFailed(f"no board found at the corners {corners!r}")
         camera = fitted[0]
     model = board_model(size)
-    layout = sampling_layout(config, size)
+    pieces = frozenset(label for label in LABELS if label is not PointLabel.EMPTY)
+    layout = sampling_layout(config, size, pieces)
     expected = start_labels(size)
+    occupied = expected != LABELS.index(PointLabel.EMPTY)
     top = _piece_height(layout, model, camera, image, expected)
     maps = view_maps(layout, model, camera, top)
-    samples = sample_board(layout, image, maps, expected != LABELS.index(PointLabel.EMPTY))
-    paper = check_paper(config, layout, samples, expected != LABELS.index(PointLabel.EMPTY),
-                        maps.cover)
+    samples = sample_board(layout, image, maps, occupied)
+    wide = wide_tops(samples, expected)
+    layout = sampling_layout(config, size, wide)
+    samples = judged_against_paper(layout, samples, maps.cover, occupied)
+    paper = check_paper(config, layout, samples, occupied, maps.cover)
     if not paper.is_clear:
         raise CalibrationFailed("something covers the board in the calibration image")
     _check_start_position(config, samples.features, expected, size)
@@ -243,7 +271,45 @@ def calibrate(
             f"{_names(size, odd)})"
         )
     stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
-    return Calibration(size, camera, colours, stored, top, triple(paper.chroma))
+    return Calibration(size, camera, colours, stored, top, triple(paper.chroma), wide)
+
+
+def wide_tops(samples: BoardSamples, expected: np.ndarray) -> frozenset[PointLabel]:
+    """The piece sets to read over the wider disc: those whose pieces look alike there and
+    not in the narrower one.
+
+    A top printed with a ring and a dot puts the ring right where the narrower disc reads
+    it, and a piece a little off its point shows more or less of it: the set's colour
+    then varies from piece to piece more than between sets. Over the wider disc each
+    sample holds more of the whole pattern. A plain set keeps the narrower disc, which
+    reaches less of the paper and the shadows beside a piece set down off its point.
+    A set goes wide when its pieces spread much less there (``WIDE_TOP_GAIN``), and either
+    spread widely in the narrower disc or have patterned tops (``PATTERNED_TOP``); glossy
+    tops mirroring a lamp look patterned too, and lose more than they gain on the wider
+    disc unless it makes them plainly more alike. The spread of a set is
+    the 90th percentile of its pieces' distances (log colour) from their median, in
+    ``samples`` sampled both ways at the start position ``expected``.
+    """
+    assert samples.wide_colours is not None and samples.paper_round is not None
+    assert samples.middle_relative is not None
+    wide_relative = np.log(np.maximum(samples.wide_colours, 1.0) / samples.paper_round)
+    chosen = set()
+    for index, label in enumerate(LABELS):
+        if label is PointLabel.EMPTY:
+            continue
+        narrow, wide = (_spread(colours[expected == index])
+                        for colours in (samples.relative, wide_relative))
+        pattern = float(np.median((samples.middle_relative - samples.relative)[
+            expected == index].max(axis=1)))
+        if wide <= WIDE_TOP_GAIN * narrow and (narrow >= WIDE_TOP_SPREAD
+                                               or pattern >= PATTERNED_TOP):
+            chosen.add(label)
+    return frozenset(chosen)
+
+
+def _spread(colours: np.ndarray) -> float:
+    return float(np.quantile(np.linalg.norm(colours - np.median(colours, axis=0), axis=1),
+                             0.9))
 
 
 def _camera_from_markers(config: VisionConfig, image: np.ndarray) -> tuple[int, CameraModel]:
@@ -414,5 +480,10 @@ def _calibration_from_json(data: object) -> Calibration:
         if not np.all(np.isfinite(chroma)):
             raise ValueError("bad paper chroma")
         paper_chroma = triple(chroma)
+    wide_data = data.get("wide_tops", [])
+    sets = {label.value: label for label in LABELS if label is not PointLabel.EMPTY}
+    if not isinstance(wide_data, list) or not all(
+            isinstance(value, str) and value in sets for value in wide_data):
+        raise ValueError(f"bad wide tops {wide_data!r}")
     return Calibration(size, camera, ColourModel.from_json(data["colours"]), corners,
-                       piece_height, paper_chroma)
+                       piece_height, paper_chroma, frozenset(sets[value] for value in wide_data))

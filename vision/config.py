@@ -25,6 +25,9 @@ class VisionConfig:
     point_sample_radius: float = 0.2
     """Radius of the disc sampled round each point in the view of the pieces' tops, in
     pitches; tops are about 0.38 and may sit 0.2 or more off their point."""
+    wide_point_sample_radius: float = 0.25
+    """Radius of the wider disc a piece set is read over when its tops vary within the
+    narrower one (a printed ring and dot): see ``vision.calibrate.wide_tops``."""
     line_clearance: float = 0.06
     """Half-width of the band round the printed lines left out of point samples, pitches."""
     paper_sample_radius: float = 0.14

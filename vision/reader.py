@@ -142,7 +142,7 @@ class BoardReader:
         self.config = config or VisionConfig()
         self.calibration = calibration
         self._model = calibration.model
-        self._layout = sampling_layout(self.config, calibration.size)
+        self._layout = sampling_layout(self.config, calibration.size, calibration.wide_tops)
         self._locator = BoardLocator(self.config, self._model, calibration.camera,
                                      fixed=not calibration.uses_markers)
         self._pose: _PoseTables | None = None

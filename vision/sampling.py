@@ -12,9 +12,10 @@ camera pose, so a wide lens costs nothing per frame.
   piece's top face is, wherever a tilted or wide-angle camera sees it.
 
 - Point samples are discs of ``point_sample_radius`` pitches minus a cross-shaped
-  band along the printed lines, so an empty point shows paper, not ink; their
-  per-channel median shrugs off a piece's gloss, its rim, or a piece sitting off
-  its point.
+  band along the printed lines, so an empty point shows paper, not ink; a low
+  quantile per channel shrugs off a piece's gloss. A piece set whose tops carry a
+  printed pattern is read over a wider disc (``wide_point_sample_radius``), chosen
+  at calibration: the narrow one falls on the pattern's ring.
 - Paper samples are small discs at the centres of the grid squares (and the half
   squares round the grid), where nothing is printed and no piece reaches.
 - Each point is judged relative to the paper around it: its colour divided, channel
@@ -58,6 +59,12 @@ class SamplingLayout:
     colour_rank: int
     """Which of a point's k sample pixels, in order of brightness per channel, gives its
     colour."""
+    wide_point_pixels: np.ndarray
+    """(points, w) the same over a wider disc (``VisionConfig.wide_point_sample_radius``)."""
+    wide_colour_rank: int
+    """``colour_rank`` of the wider disc."""
+    wide_tops: frozenset[PointLabel]
+    """The piece sets read over the wider disc."""
     paper_pixels: np.ndarray
     """(cells, m) flat pixel indices of each paper sample."""
     paper_grid: np.ndarray
@@ -83,8 +90,10 @@ class SamplingLayout:
 
 
 @lru_cache(maxsize=8)
-def sampling_layout(config: VisionConfig, size: int) -> SamplingLayout:
-    """The sampling layout of a ``size`` board (built once per config and size)."""
+def sampling_layout(config: VisionConfig, size: int,
+                    wide_tops: frozenset[PointLabel] = frozenset()) -> SamplingLayout:
+    """The sampling layout of a ``size`` board (built once per config and size), reading the
+    ``wide_tops`` piece sets over the wider disc."""
     pitch = config.canonical_pitch_px
     margin = config.canonical_margin
     view = round((size - 1 + 2 * margin) * pitch)
@@ -104,10 +113,13 @@ def sampling_layout(config: VisionConfig, size: int) -> SamplingLayout:
 
     points = [(x, y) for y in range(size) for x in range(size)]
     point_samples = [disc(*centre(x, y), config.point_sample_radius, True) for x, y in points]
+    wide_samples = [disc(*centre(x, y), config.wide_point_sample_radius, True)
+                    for x, y in points]
     cells = [(x - 0.5, y - 0.5) for y in range(size + 1) for x in range(size + 1)]
     paper_samples = [disc(*centre(x, y), config.paper_sample_radius, False) for x, y in cells]
     paper_pixels = _rectangular(paper_samples)
     point_pixels = _rectangular(point_samples)
+    wide_pixels = _rectangular(wide_samples)
     cell_index = {cell: i for i, cell in enumerate(cells)}
     point_cells = [
         [cell_index[(x + dx, y + dy)] for dx in (-0.5, 0.5) for dy in (-0.5, 0.5)]
@@ -120,6 +132,9 @@ def sampling_layout(config: VisionConfig, size: int) -> SamplingLayout:
         margin=margin,
         point_pixels=point_pixels,
         colour_rank=round(config.point_colour_quantile * (point_pixels.shape[1] - 1)),
+        wide_point_pixels=wide_pixels,
+        wide_colour_rank=round(config.point_colour_quantile * (wide_pixels.shape[1] - 1)),
+        wide_tops=wide_tops,
         paper_pixels=paper_pixels,
         paper_grid=np.array(cells, np.float64),
         point_cells=np.array(point_cells, np.intp),
@@ -350,6 +365,9 @@ class BoardSamples:
     tell a piece that covers part of a point (set down off it) from bare paper."""
     paper_round: np.ndarray | None = None
     """(points, 3) BGR of the paper round each point, as judged."""
+    wide_colours: np.ndarray | None = None
+    """(points, 3) as ``point_colours`` over the wider disc, when a piece set is read so
+    (``SamplingLayout.wide_tops``)."""
 
 
 def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
@@ -368,6 +386,11 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     rank, lower, middle = layout.colour_rank, (discs.shape[1] - 1) // 2, discs.shape[1] // 2
     ranked = np.partition(discs, sorted({rank, lower, middle}), axis=1)
     point_colours, top_middles = ranked[:, rank], (ranked[:, lower] + ranked[:, middle]) / 2
+    wide_colours = None
+    if layout.wide_tops:
+        wide = top_view.reshape(-1, 3).astype(np.float32)[layout.wide_point_pixels]
+        wide_colours = np.partition(wide, layout.wide_colour_rank, axis=1)[
+            :, layout.wide_colour_rank]
     paper = paper_view.reshape(-1, 3).astype(np.float32)[layout.paper_pixels]
     paper_colours = paper.mean(axis=1)
     brightness = paper.mean(axis=2)
@@ -384,7 +407,8 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     unjudged = np.zeros(len(discs))
     samples = BoardSamples(point_colours, paper_colours, paper_spread, point_colours, profiles,
                            unjudged, np.zeros((len(discs), len(LABELS), 4)), disc_logs,
-                           np.median(disc_logs, axis=1), paper, top_middles)
+                           np.median(disc_logs, axis=1), paper, top_middles,
+                           wide_colours=wide_colours)
     return judged_against_paper(layout, samples, maps.cover, occupied)
 
 
@@ -463,8 +487,13 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     bare = samples.disc_median_logs - reference_logs
     cross_seen = cross_contrast(samples.cross_profiles, layout.point_arms, reference)
     cross = np.minimum(np.maximum(cross_seen, 0.0), CROSS_FULL)[:, None] / CROSS_FULL
-    features = np.stack([np.hstack([bare if label is PointLabel.EMPTY else relative, cross])
-                         for label in LABELS], axis=1)
+    colours = {label: relative for label in LABELS}
+    colours[PointLabel.EMPTY] = bare
+    if layout.wide_tops:
+        assert samples.wide_colours is not None
+        wide_relative = np.log(np.maximum(samples.wide_colours, 1.0) / reference)
+        colours.update((label, wide_relative) for label in layout.wide_tops)
+    features = np.stack([np.hstack([colours[label], cross]) for label in LABELS], axis=1)
     return replace(samples, relative=relative, cross=cross_seen, features=features,
                    disc_relative=disc_relative, middle_relative=middle_relative,
                    paper_round=reference)

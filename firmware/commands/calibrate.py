@@ -63,4 +63,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"camera: {camera.viewing_angle_degrees():.0f} degrees from straight above, "
           f"lens distortion k1 {camera.distortion[0]:+.3f}, pieces' tops "
           f"{calibration.piece_height:g} mm above the paper")
+    for label in sorted(calibration.wide_tops, key=lambda label: label.value, reverse=True):
+        print(f"{label.name.lower()} pieces: tops vary (a printed pattern?), read over a "
+              "wider part of them")
     return 0

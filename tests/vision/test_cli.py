@@ -176,3 +176,12 @@ def test_read_writes_a_debug_image_with_an_upper_case_suffix(
     target = tmp_path / "debug.JPG"
     assert main(["read", str(image), "--calibration", str(cal), "--debug", str(target)]) == 0
     assert target.is_file()
+
+
+def test_calibrate_says_which_set_is_read_over_a_wider_part_of_its_tops(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Black pieces printed with a gold ring and dot (a room render): see test_patterned_pieces.
+    start = Path(__file__).parent / "data" / "rooms" / "printed-low-lamp-start.jpg"
+    assert main(["calibrate", str(start), "--out", str(tmp_path / "cal.json")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "black pieces: tops vary (a printed pattern?), read over a wider part of them" in lines

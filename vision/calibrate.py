@@ -32,7 +32,7 @@ Decisions:
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -124,8 +124,10 @@ class Calibration:
     paper_chroma: tuple[float, float, float] | None = None
     """The paper's log chroma (blue, green, red) in the calibration image; None in files
     written before it was kept."""
-    wide_tops: frozenset[PointLabel] = frozenset()
-    """The piece sets read over the wider disc (see :func:`wide_tops`)."""
+    top_patterns: dict[PointLabel, tuple[float, float, float]] = field(default_factory=dict)
+    """The piece sets read over the wider disc (see :func:`wide_tops`), each with how its
+    tops' medians differ from their darker parts (log colour, the median over the start
+    position): what its printed pattern adds to a median."""
 
     @property
     def model(self) -> BoardModel:
@@ -136,6 +138,11 @@ class Calibration:
     def homography(self) -> np.ndarray:
         """Sheet millimetres to (undistorted) image pixels at calibration time."""
         return self.camera.homography()
+
+    @property
+    def wide_tops(self) -> frozenset[PointLabel]:
+        """The piece sets read over the wider disc."""
+        return frozenset(self.top_patterns)
 
     @property
     def uses_markers(self) -> bool:
@@ -154,7 +161,8 @@ class Calibration:
             "colours": self.colours.to_json(),
             "paper_chroma": None if self.paper_chroma is None else [
                 round(value, 6) for value in self.paper_chroma],
-            "wide_tops": sorted(label.value for label in self.wide_tops),
+            "top_patterns": {label.value: [round(value, 6) for value in shift]
+                             for label, shift in self.top_patterns.items()},
         }
 
 
@@ -259,6 +267,10 @@ def calibrate(
     if not paper.is_clear:
         raise CalibrationFailed("something covers the board in the calibration image")
     _check_start_position(config, samples.features, expected, size)
+    assert samples.middle_relative is not None
+    patterns = {label: triple(np.median(samples.middle_relative[expected == index]
+                                        - samples.features[expected == index, index, :3], axis=0))
+                for index, label in enumerate(LABELS) if label in wide}
     colours = learn_colours(config, samples.features, expected)
     reread = classify(config, colours, samples.features)
     unsure = reread.confidences < config.confident
@@ -271,7 +283,7 @@ def calibrate(
             f"{_names(size, odd)})"
         )
     stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
-    return Calibration(size, camera, colours, stored, top, triple(paper.chroma), wide)
+    return Calibration(size, camera, colours, stored, top, triple(paper.chroma), patterns)
 
 
 def wide_tops(samples: BoardSamples, expected: np.ndarray) -> frozenset[PointLabel]:
@@ -480,10 +492,21 @@ def _calibration_from_json(data: object) -> Calibration:
         if not np.all(np.isfinite(chroma)):
             raise ValueError("bad paper chroma")
         paper_chroma = triple(chroma)
-    wide_data = data.get("wide_tops", [])
-    sets = {label.value: label for label in LABELS if label is not PointLabel.EMPTY}
-    if not isinstance(wide_data, list) or not all(
-            isinstance(value, str) and value in sets for value in wide_data):
-        raise ValueError(f"bad wide tops {wide_data!r}")
     return Calibration(size, camera, ColourModel.from_json(data["colours"]), corners,
-                       piece_height, paper_chroma, frozenset(sets[value] for value in wide_data))
+                       piece_height, paper_chroma, _top_patterns(data.get("top_patterns", {})))
+
+
+def _top_patterns(data: object) -> dict[PointLabel, tuple[float, float, float]]:
+    sets = {label.value: label for label in LABELS if label is not PointLabel.EMPTY}
+    if not isinstance(data, dict) or not all(key in sets for key in data):
+        raise ValueError(f"bad top patterns {data!r}")
+    patterns: dict[PointLabel, tuple[float, float, float]] = {}
+    for key, shift in data.items():
+        try:
+            array = np.asarray(shift, np.float64)
+        except (TypeError, ValueError):
+            array = np.zeros(0)
+        if array.shape != (3,) or not np.all(np.isfinite(array)):
+            raise ValueError(f"bad top pattern {shift!r}")
+        patterns[sets[key]] = triple(array)
+    return patterns

@@ -152,6 +152,9 @@ class BoardReader:
         self._frames_adapted = 0
         self._paper_chroma = (None if calibration.paper_chroma is None
                               else np.array(calibration.paper_chroma))
+        self._top_patterns = np.zeros((len(LABELS), 3))
+        for label, shift in calibration.top_patterns.items():
+            self._top_patterns[LABELS.index(label)] = shift
 
     def reset(self) -> None:
         """Forget the board's last place (the next frame runs a full marker detection)."""
@@ -290,15 +293,21 @@ class BoardReader:
         A piece's label is read from the darker part of its top, which leaves glare out;
         seen steeply, a piece set down off its point shows its side or its shadow there
         too, and a light piece can then look like a dark one. Its median says otherwise.
+        A set printed with a pattern has medians that differ from its darker parts by the
+        pattern itself: each label's median is taken less what its pattern adds
+        (``Calibration.top_patterns``; nothing for plain sets).
         """
         assert samples.middle_relative is not None
+        # As each label would see it: (points, labels, 3).
+        middles = samples.middle_relative[:, None, :] - self._top_patterns[None]
+        own = np.arange(len(labels))
         # Only tops whose two parts differ plainly need a second look (few, if any, a frame).
         split: np.ndarray = (labels != _EMPTY) & (np.linalg.norm(
-            samples.middle_relative - samples.relative, axis=1) > SPLIT_TOP)
+            middles[own, labels] - samples.features[own, labels, :3], axis=1) > SPLIT_TOP)
         if not split.any():
             return split
         features = samples.features.copy()
-        features[:, _PIECES, :3] = samples.middle_relative[:, None, :]
+        features[:, _PIECES, :3] = middles[:, _PIECES]
         by_middle = classify(self.config, self.colours, features).labels
         result: np.ndarray = split & (by_middle != _EMPTY) & (by_middle != labels)
         return result

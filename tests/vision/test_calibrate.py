@@ -155,9 +155,11 @@ def test_corrupt_colour_model(calibration6: Calibration, tmp_path: Path,
     ("corners", [[float("nan"), 0], [1, 0], [1, 1], [0, 1]], "bad corners"),
     ("size", 6.0, "bad board size 6.0"),
     ("size", True, "bad board size True"),
-    ("wide_tops", ["g"], r"bad wide tops \['g'\]"),
-    ("wide_tops", "rb", "bad wide tops 'rb'"),
-    ("wide_tops", [None], r"bad wide tops \[None\]"),
+    ("top_patterns", {"g": [0, 0, 0]}, r"bad top patterns \{'g': \[0, 0, 0\]\}"),
+    ("top_patterns", ["b"], r"bad top patterns \['b'\]"),
+    ("top_patterns", {"b": [0.1, 0.2]}, r"bad top pattern \[0.1, 0.2\]"),
+    ("top_patterns", {"b": [0.1, "x", 0]}, r"bad top pattern \[0.1, 'x', 0\]"),
+    ("top_patterns", {"r": [float("nan"), 0, 0]}, r"bad top pattern \[nan, 0, 0\]"),
 ])
 def test_corrupt_field_in_an_otherwise_good_file(
         calibration6: Calibration, tmp_path: Path, key: str, value: object, reason: str) -> None:

@@ -13,7 +13,8 @@ For each room condition (``vision.room_conditions.CONDITIONS``) and each of N se
   balance drift) and K frames with a hand over the board.
 It prints per condition: calibrations that succeeded, hand-free frames read
 (``frame.reading is not None``), wrong boards (a reading that differs from the truth),
-hand frames read, the median read time per frame and the renderer's median time.
+hand frames read, the median read time per frame and the renderer's median time; then
+the same per piece set (information: the floors are judged per condition).
 
 Then a session under ``window`` light: J moves, each a hand coming in, the board changing
 by one legal move under it and the hand leaving, fed at 10 frames a second through a
@@ -115,6 +116,8 @@ class Setup:
     look_alike: bool
     start: np.ndarray
     frames: Iterator[Frame]
+    pieces: str = "?"
+    """The piece set's name."""
 
 
 def random_board(rng: np.random.Generator, size: int) -> BoardReading:
@@ -173,7 +176,7 @@ def rendered_setups(args: argparse.Namespace, conditions: list[str],
                 if writer is not None:
                     writer.close()
 
-            yield Setup(name, scene.pieces.look_alike, start, frames())
+            yield Setup(name, scene.pieces.look_alike, start, frames(), scene.pieces.name)
 
 
 def folder_setups(setups: Iterator[RenderedSetup]) -> Iterator[Setup]:
@@ -183,7 +186,17 @@ def folder_setups(setups: Iterator[RenderedSetup]) -> Iterator[Setup]:
             for frame in setup.frames:
                 yield setup.image(frame.file), frame.board, frame.hand
 
-        yield Setup(setup.condition, setup.look_alike, setup.image(setup.start), frames())
+        pieces = setup.scene.get("pieces", {})
+        yield Setup(setup.condition, setup.look_alike, setup.image(setup.start), frames(),
+                    str(pieces.get("name", "?")) if isinstance(pieces, dict) else "?")
+
+
+def add_tally(total: ConditionTally, part: ConditionTally) -> None:
+    """Count ``part`` (one setup's) into ``total``."""
+    for name in ("setups", "calibrated", "frames", "read", "wrong", "hand_frames", "hand_read"):
+        setattr(total, name, getattr(total, name) + getattr(part, name))
+    total.failures.update(part.failures)
+    total.read_seconds += part.read_seconds
 
 
 def short_message(error: Exception) -> str:
@@ -301,15 +314,16 @@ def share(part: int, whole: int) -> str:
     return f"{part}/{whole} ({100 * part / whole:5.1f}%)" if whole else f"{part}/{whole}"
 
 
-def report(tallies: dict[str, ConditionTally], look_alike: dict[str, bool]) -> list[str]:
+def report(tallies: dict[str, ConditionTally], look_alike: dict[str, bool],
+           heading: str = "condition") -> list[str]:
     """Print the table; the floors missed."""
-    print(f"{'condition':16s} {'calibrated':>18s} {'hand-free read':>20s} {'wrong':>6s} "
+    print(f"{heading:18s} {'calibrated':>18s} {'hand-free read':>20s} {'wrong':>6s} "
           f"{'hand read':>10s} {'read ms':>8s} {'render ms':>9s}")
     missed = []
     for name, tally in tallies.items():
         if tally.setups == 0:
             continue
-        print(f"{name:16s} {share(tally.calibrated, tally.setups):>18s} "
+        print(f"{name:18s} {share(tally.calibrated, tally.setups):>18s} "
               f"{share(tally.read, tally.frames):>20s} {tally.wrong:6d} "
               f"{tally.hand_read:>4d}/{tally.hand_frames:<5d} {median_ms(tally.read_seconds):>8s} "
               f"{median_ms(tally.render_seconds):>9s}")
@@ -385,6 +399,7 @@ def main() -> int:
     began = time.perf_counter()
     tallies: dict[str, ConditionTally] = {}
     look_alike: dict[str, bool] = {}
+    by_pieces: dict[str, ConditionTally] = {}
     try:
         if args.renders is not None:
             wanted = set(args.condition_names) if args.conditions else None
@@ -397,11 +412,15 @@ def main() -> int:
             tally = tallies.setdefault(setup.condition, ConditionTally())
             look_alike[setup.condition] = look_alike.get(setup.condition, False) or \
                 setup.look_alike
-            evaluate(setup, tally, config, keep_rendering=args.write is not None)
+            own = ConditionTally()
+            evaluate(setup, own, config, keep_rendering=args.write is not None)
+            add_tally(tally, own)
+            add_tally(by_pieces.setdefault(setup.pieces, ConditionTally()), own)
     except BadRenderSet as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     missed = report(tallies, look_alike)
+    report(dict(sorted(by_pieces.items())), {}, "piece set")
     render_seconds = [t for tally in tallies.values() for t in tally.render_seconds]
     if render_seconds:
         median = statistics.median(render_seconds)

@@ -261,9 +261,29 @@ def calibrate(
     maps = view_maps(layout, model, camera, top)
     samples = sample_board(layout, image, maps, occupied)
     wide = wide_tops(samples, expected)
+    try:
+        learned = _learn(config, size, samples, maps.cover, expected, wide)
+    except CalibrationFailed:
+        if not wide:
+            raise
+        # The wider disc made a set alike but the start position no clearer: a glossy set,
+        # say, whose wider samples reach a shadow. The narrower disc may still do.
+        learned = _learn(config, size, samples, maps.cover, expected, frozenset())
+    colours, paper_chroma, patterns = learned
+    stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
+    return Calibration(size, camera, colours, stored, top, paper_chroma, patterns)
+
+
+def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
+           expected: np.ndarray, wide: frozenset[PointLabel]
+           ) -> tuple[ColourModel, tuple[float, float, float],
+                      dict[PointLabel, tuple[float, float, float]]]:
+    """The colour model, the paper's chroma and the sets' patterns from the start position,
+    with the ``wide`` sets read over the wider disc; raises CalibrationFailed."""
+    occupied = expected != LABELS.index(PointLabel.EMPTY)
     layout = sampling_layout(config, size, wide)
-    samples = judged_against_paper(layout, samples, maps.cover, occupied)
-    paper = check_paper(config, layout, samples, occupied, maps.cover)
+    samples = judged_against_paper(layout, samples, cover, occupied)
+    paper = check_paper(config, layout, samples, occupied, cover)
     if not paper.is_clear:
         raise CalibrationFailed("something covers the board in the calibration image")
     _check_start_position(config, samples.features, expected, size)
@@ -282,8 +302,7 @@ def calibrate(
             f"the image does not show the start position clearly (odd points: "
             f"{_names(size, odd)})"
         )
-    stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
-    return Calibration(size, camera, colours, stored, top, triple(paper.chroma), patterns)
+    return colours, triple(paper.chroma), patterns
 
 
 def wide_tops(samples: BoardSamples, expected: np.ndarray) -> frozenset[PointLabel]:

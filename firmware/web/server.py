@@ -40,7 +40,7 @@ import tornado.web
 from controller.errors import SurakartaError
 from firmware.web.drawing import board_svg
 from firmware.web.games import NoSuchGame, list_games, record_file, replay
-from firmware.web.link import ActionResult, BadAction, BoardLink, parse_action
+from firmware.web.link import ActionName, ActionResult, BadAction, BoardLink, parse_action
 from firmware.web.token import TOKEN_HEADER, is_token
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,9 @@ MAX_HEADER_BYTES = 8192
 """Largest request head."""
 ACTION_TIMEOUT_SECONDS = 3.0
 """How long an action may wait for the board's loop before the page is told it is busy."""
+CALIBRATE_TIMEOUT_SECONDS = 30.0
+"""The same for a calibration, which fits the lens and learns the pieces: a second or two
+on a PC, several on a Pi or a busy machine."""
 PING_SECONDS = 20.0
 """A comment on idle event streams, so dead connections are found and closed."""
 STATIC = {"app.js": "application/javascript", "app.css": "text/css"}
@@ -320,7 +323,9 @@ class ActionHandler(TokenChecked):
         except BadAction as error:
             self.fail(503 if "busy" in str(error) else 400, str(error))
         try:
-            result = await asyncio.wait_for(asyncio.wrap_future(future), ACTION_TIMEOUT_SECONDS)
+            timeout = (CALIBRATE_TIMEOUT_SECONDS if request.name is ActionName.CALIBRATE
+                       else ACTION_TIMEOUT_SECONDS)
+            result = await asyncio.wait_for(asyncio.wrap_future(future), timeout)
         except TimeoutError:
             future.cancel()
             self.fail(503, "the board did not answer in time: try again")

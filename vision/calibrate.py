@@ -318,18 +318,18 @@ def wide_tops(samples: BoardSamples, expected: np.ndarray) -> frozenset[PointLab
     spread widely in the narrower disc or have patterned tops (``PATTERNED_TOP``); glossy
     tops mirroring a lamp look patterned too, and lose more than they gain on the wider
     disc unless it makes them plainly more alike. The spread of a set is
-    the 90th percentile of its pieces' distances (log colour) from their median, in
-    ``samples`` sampled both ways at the start position ``expected``.
+    the 90th percentile of its pieces' distances (log colour) from their median.
+
+    ``samples`` are of the start position ``expected``, taken with every piece set over the
+    wider disc: their features hold the wider disc's colours, ``relative`` the narrower's.
     """
-    assert samples.wide_colours is not None and samples.paper_round is not None
     assert samples.middle_relative is not None
-    wide_relative = np.log(np.maximum(samples.wide_colours, 1.0) / samples.paper_round)
     chosen = set()
     for index, label in enumerate(LABELS):
         if label is PointLabel.EMPTY:
             continue
         narrow, wide = (_spread(colours[expected == index])
-                        for colours in (samples.relative, wide_relative))
+                        for colours in (samples.relative, samples.features[:, index, :3]))
         pattern = float(np.median((samples.middle_relative - samples.relative)[
             expected == index].max(axis=1)))
         if wide <= WIDE_TOP_GAIN * narrow and (narrow >= WIDE_TOP_SPREAD

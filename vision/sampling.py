@@ -380,7 +380,8 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     """
     paper_view = remap(frame, maps.paper)
     top_view = paper_view if maps.tops is maps.paper else remap(frame, maps.tops)
-    discs = top_view.reshape(-1, 3).astype(np.float32)[layout.point_pixels]
+    top_pixels = top_view.reshape(-1, 3).astype(np.float32)
+    discs = top_pixels[layout.point_pixels]
     # A low quantile rather than the median: see VisionConfig.point_colour_quantile.
     # The median proper: the mean of the middle two of an even count of pixels.
     rank, lower, middle = layout.colour_rank, (discs.shape[1] - 1) // 2, discs.shape[1] // 2
@@ -388,9 +389,8 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     point_colours, top_middles = ranked[:, rank], (ranked[:, lower] + ranked[:, middle]) / 2
     wide_colours = None
     if layout.wide_tops:
-        wide = top_view.reshape(-1, 3).astype(np.float32)[layout.wide_point_pixels]
-        wide_colours = np.partition(wide, layout.wide_colour_rank, axis=1)[
-            :, layout.wide_colour_rank]
+        wide_colours = np.partition(top_pixels[layout.wide_point_pixels],
+                                    layout.wide_colour_rank, axis=1)[:, layout.wide_colour_rank]
     paper = paper_view.reshape(-1, 3).astype(np.float32)[layout.paper_pixels]
     paper_colours = paper.mean(axis=1)
     brightness = paper.mean(axis=2)

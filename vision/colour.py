@@ -15,6 +15,10 @@ Decisions:
   against the other two and an "outlier" alternative whose likelihood equals a
   label's at ``outlier_distance`` standard deviations: a colour far from all three
   (a finger, a sleeve) gets a low confidence, not a forced guess.
+- Light that changed since the model was learned (exposure, white balance, a lamp
+  moved) moves every piece of a set alike: a frame whose points are not all sure is
+  classified again with each set's colour moved to the median of its pieces in that
+  frame (:func:`classify_in_frame`), as far as ``frame_fit_limit``.
 - Slow light change is followed by nudging each label's mean towards the colours
   of a frame read with full confidence (``adaptation_rate``); a single frame cannot
   move the model far, so one bad frame cannot poison it.
@@ -217,6 +221,33 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
         for label in pale_labels(config, model):
             confidences[labels == label] = 0.0
     return result
+
+
+def classify_in_frame(config: VisionConfig, model: ColourModel, features: np.ndarray
+                      ) -> Classification:
+    """Like :func:`classify`, with the piece sets' colours fitted to this frame when some
+    point is unsure.
+
+    Measured on room renders: exposure drift, a lamp's glare on glossy sets and low warm
+    light shift a set's colour in one frame far enough from the start position's that its
+    pieces fall between the two sets, read right but unsure. A set's median over the
+    pieces read as it in the frame follows the shift; a few pieces read wrongly hardly
+    move a median, and fewer than ``frame_fit_pieces`` move nothing.
+    """
+    first = classify(config, model, features)
+    if (first.confidences >= config.confident).all():
+        return first
+    means = model.means.copy()
+    for index, label in enumerate(LABELS):
+        chosen = first.labels == index
+        if label is PointLabel.EMPTY or chosen.sum() < config.frame_fit_pieces:
+            continue
+        shift = np.median(features[chosen, index, :3], axis=0) - model.means[index, :3]
+        length = float(np.linalg.norm(shift))
+        if length > config.frame_fit_limit:
+            shift *= config.frame_fit_limit / length
+        means[index, :3] += shift
+    return classify(config, ColourModel(means, model.covariances), features)
 
 
 def sharp_level(config: VisionConfig, model: ColourModel) -> float:

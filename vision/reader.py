@@ -30,7 +30,7 @@ from vision.colour import (
     ColourModel,
     PointLabel,
     adapt,
-    classify,
+    classify_in_frame,
     pale_labels,
     piece_share,
     sharp_level,
@@ -182,11 +182,11 @@ class BoardReader:
         pose = self._tables(camera)
         maps = pose.maps
         samples = sample_board(self._layout, frame, maps)
-        result = classify(self.config, self.colours, samples.features)
+        result = classify_in_frame(self.config, self.colours, samples.features)
         # Judged again against the paper the pieces just found leave visible.
         samples = judged_against_paper(self._layout, samples, maps.cover,
                                        result.labels != _EMPTY)
-        result = classify(self.config, self.colours, samples.features)
+        result = classify_in_frame(self.config, self.colours, samples.features)
         labels = tuple(LABELS[i] for i in result.labels)
         pieces = self.colours.means[_PIECES, :3]
         pale = np.isin(result.labels, pale_labels(self.config, self.colours))
@@ -308,7 +308,7 @@ class BoardReader:
             return split
         features = samples.features.copy()
         features[:, _PIECES, :3] = middles[:, _PIECES]
-        by_middle = classify(self.config, self.colours, features).labels
+        by_middle = classify_in_frame(self.config, self.colours, features).labels
         result: np.ndarray = split & (by_middle != _EMPTY) & (by_middle != labels)
         return result
 

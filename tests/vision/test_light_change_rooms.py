@@ -1,0 +1,41 @@
+"""Light that changed since calibration moves a whole piece set's colour: read the frame.
+
+Frames from the room renderer (``benchmarks/vision_rooms.py``, condition drift): glossy red
+and black pieces, the camera's exposure and white balance drifting after the start position
+was learned. In the frame the red tops are far paler than at calibration, about as far
+from the red learned as from the black, so each was read right but unsure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+
+from controller.reading import BoardReading
+from vision.calibrate import calibrate
+from vision.config import VisionConfig
+from vision.reader import BoardReader, ReadStatus
+
+ROOMS = Path(__file__).parent / "data" / "rooms"
+TRUTH = BoardReading.parse("rb4/2bb2/bb1b2/4bb/b1b3/1b1rb1")
+
+
+def read_frame(config: VisionConfig) -> tuple[ReadStatus, BoardReading | None]:
+    calibration = calibrate(config, cv2.imread(str(ROOMS / "drift-glossy-start.jpg")))
+    frame = BoardReader(calibration, config).read(cv2.imread(str(ROOMS / "drift-glossy-frame.jpg")))
+    return frame.status, frame.reading
+
+
+def test_a_set_whose_colour_drifted_is_read_from_its_colour_in_the_frame(
+        config: VisionConfig) -> None:
+    assert read_frame(config) == (ReadStatus.OK, TRUTH)
+
+
+def test_without_fitting_the_sets_to_the_frame_it_was_only_doubtful(
+        config: VisionConfig) -> None:
+    # The same frame with the colours of calibration alone (no set has 37 pieces): nothing
+    # wrong, but not read.
+    status, reading = read_frame(replace(config, frame_fit_pieces=37))
+    assert (status, reading) == (ReadStatus.DOUBTFUL, None)

@@ -152,6 +152,8 @@ class BoardReader:
         self._frames_adapted = 0
         self._paper_chroma = (None if calibration.paper_chroma is None
                               else np.array(calibration.paper_chroma))
+        self._last_occupied: np.ndarray | None = None
+        """Points the last frame located read as holding a piece."""
         self._top_patterns = np.zeros((len(LABELS), 3))
         for label, shift in calibration.top_patterns.items():
             self._top_patterns[LABELS.index(label)] = shift
@@ -181,12 +183,17 @@ class BoardReader:
             )
         pose = self._tables(camera)
         maps = pose.maps
-        samples = sample_board(self._layout, frame, maps)
+        # Each point is judged against the paper the pieces round it leave visible. Where
+        # they stand is first guessed from the last frame: on a still board the guess holds
+        # and the frame is judged once; where it does not, it is judged again.
+        guess = self._last_occupied
+        samples = sample_board(self._layout, frame, maps, guess)
         result = classify_in_frame(self.config, self.colours, samples.features)
-        # Judged again against the paper the pieces just found leave visible.
-        samples = judged_against_paper(self._layout, samples, maps.cover,
-                                       result.labels != _EMPTY)
-        result = classify_in_frame(self.config, self.colours, samples.features)
+        if guess is None or not np.array_equal(result.labels != _EMPTY, guess):
+            samples = judged_against_paper(self._layout, samples, maps.cover,
+                                           result.labels != _EMPTY)
+            result = classify_in_frame(self.config, self.colours, samples.features)
+        self._last_occupied = result.labels != _EMPTY
         labels = tuple(LABELS[i] for i in result.labels)
         pieces = self.colours.means[_PIECES, :3]
         pale = np.isin(result.labels, pale_labels(self.config, self.colours))

@@ -17,8 +17,8 @@ Decisions:
   (a finger, a sleeve) gets a low confidence, not a forced guess.
 - Light that changed since the model was learned (exposure, white balance, a lamp
   moved) moves every piece of a set alike: a frame whose points are not all sure is
-  classified again with each set's colour moved to the median of its pieces in that
-  frame (:func:`classify_in_frame`), as far as ``frame_fit_limit``.
+  classified again with each set's colour moved to the median of its sure pieces in
+  that frame (:func:`classify_in_frame`), as far as ``frame_fit_limit``.
 - Slow light change is followed by nudging each label's mean towards the colours
   of a frame read with full confidence (``adaptation_rate``); a single frame cannot
   move the model far, so one bad frame cannot poison it.
@@ -231,15 +231,17 @@ def classify_in_frame(config: VisionConfig, model: ColourModel, features: np.nda
     Measured on room renders: exposure drift, a lamp's glare on glossy sets and low warm
     light shift a set's colour in one frame far enough from the start position's that its
     pieces fall between the two sets, read right but unsure. A set's median over the
-    pieces read as it in the frame follows the shift; a few pieces read wrongly hardly
-    move a median, and fewer than ``frame_fit_pieces`` move nothing.
+    pieces read as it with full confidence follows the shift; unsure ones do not count
+    (two glared black tops read as red among three red pieces pulled red's median to
+    them, and made one of them sure). Fewer than ``frame_fit_pieces`` move nothing.
     """
     first = classify(config, model, features)
-    if (first.confidences >= config.confident).all():
+    sure = first.confidences >= config.confident
+    if sure.all():
         return first
     means = model.means.copy()
     for index, label in enumerate(LABELS):
-        chosen = first.labels == index
+        chosen = (first.labels == index) & sure
         if label is PointLabel.EMPTY or chosen.sum() < config.frame_fit_pieces:
             continue
         shift = np.median(features[chosen, index, :3], axis=0) - model.means[index, :3]

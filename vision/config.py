@@ -93,7 +93,8 @@ class VisionConfig:
     adaptation_rate: float = 0.02
     """Share of a confident frame's colours blended into the colour model (slow light change)."""
     frame_fit_pieces: int = 3
-    """Least pieces of a set read in a frame for its colour to be fitted to that frame."""
+    """Least pieces of a set read with full confidence in a frame for its colour to be fitted
+    to that frame."""
     frame_fit_limit: float = 0.6
     """Most a piece set's colour is moved to fit one frame (log units)."""
 

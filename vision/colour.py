@@ -26,7 +26,7 @@ Decisions:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 import numpy as np
@@ -187,6 +187,8 @@ class Classification:
     """(points,) posterior of that label, 0..1."""
     distances: np.ndarray
     """(points, 3) Mahalanobis distance of each point to each label."""
+    model: ColourModel | None = None
+    """The model the frame was read with, when fitted to it (:func:`classify_in_frame`)."""
 
 
 def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> Classification:
@@ -249,7 +251,8 @@ def classify_in_frame(config: VisionConfig, model: ColourModel, features: np.nda
         if length > config.frame_fit_limit:
             shift *= config.frame_fit_limit / length
         means[index, :3] += shift
-    return classify(config, ColourModel(means, model.covariances), features)
+    fitted = ColourModel(means, model.covariances)
+    return replace(classify(config, fitted, features), model=fitted)
 
 
 def sharp_level(config: VisionConfig, model: ColourModel) -> float:

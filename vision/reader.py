@@ -27,9 +27,11 @@ from vision.calibrate import Calibration
 from vision.camera import CameraModel
 from vision.colour import (
     LABELS,
+    Classification,
     ColourModel,
     PointLabel,
     adapt,
+    classify,
     classify_in_frame,
     pale_labels,
     piece_share,
@@ -208,7 +210,7 @@ class BoardReader:
         unsure |= self._pale_over_another(samples, result.labels, pale, covered)
         unsure |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
         unsure |= self._pale_on_lines(frame, maps, samples, pale)
-        unsure |= self._split_tops(samples, result.labels)
+        unsure |= self._split_tops(samples, result)
         reading = None
         status = ReadStatus.OCCLUDED
         if paper.is_clear and not unsure.any():
@@ -294,7 +296,7 @@ class BoardReader:
         result: np.ndarray = pale & darker & (covered > PALE_UNDER_ANOTHER)
         return result
 
-    def _split_tops(self, samples: BoardSamples, labels: np.ndarray) -> np.ndarray:
+    def _split_tops(self, samples: BoardSamples, result: Classification) -> np.ndarray:
         """Pieces whose top's median tells another label than its darker part does.
 
         A piece's label is read from the darker part of its top, which leaves glare out;
@@ -302,9 +304,11 @@ class BoardReader:
         too, and a light piece can then look like a dark one. Its median says otherwise.
         A set printed with a pattern has medians that differ from its darker parts by the
         pattern itself: each label's median is taken less what its pattern adds
-        (``Calibration.top_patterns``; nothing for plain sets).
+        (``Calibration.top_patterns``; nothing for plain sets). The medians are matched
+        against the colours the frame was read with (fitted to it, if it was).
         """
         assert samples.middle_relative is not None
+        labels = result.labels
         # As each label would see it: (points, labels, 3).
         middles = samples.middle_relative[:, None, :] - self._top_patterns[None]
         own = np.arange(len(labels))
@@ -315,9 +319,9 @@ class BoardReader:
             return split
         features = samples.features.copy()
         features[:, _PIECES, :3] = middles[:, _PIECES]
-        by_middle = classify_in_frame(self.config, self.colours, features).labels
-        result: np.ndarray = split & (by_middle != _EMPTY) & (by_middle != labels)
-        return result
+        by_middle = classify(self.config, result.model or self.colours, features).labels
+        told_apart: np.ndarray = split & (by_middle != _EMPTY) & (by_middle != labels)
+        return told_apart
 
     def _tables(self, camera: CameraModel) -> _PoseTables:
         # They depend on the pose only: a steady camera reuses them.

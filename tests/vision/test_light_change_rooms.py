@@ -12,10 +12,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import cv2
+import numpy as np
+import pytest
 
 from controller.position import Color
 from controller.reading import BoardReading
-from vision.calibrate import calibrate
+from vision.calibrate import Calibration, calibrate
 from vision.colour import PointLabel
 from vision.config import VisionConfig
 from vision.reader import BoardReader, ReadStatus
@@ -25,23 +27,27 @@ TRUTH = BoardReading.parse("rb4/2bb2/bb1b2/4bb/b1b3/1b1rb1")
 LABEL_OF = {Color.RED: PointLabel.RED, Color.BLACK: PointLabel.BLACK, None: PointLabel.EMPTY}
 
 
-def read_frame(config: VisionConfig) -> tuple[ReadStatus, BoardReading | None]:
+@pytest.fixture(scope="module")
+def drifted(config: VisionConfig) -> tuple[Calibration, np.ndarray]:
+    """The calibration from the start position, and the frame after the light drifted."""
     calibration = calibrate(config, cv2.imread(str(ROOMS / "drift-glossy-start.jpg")))
-    frame = BoardReader(calibration, config).read(cv2.imread(str(ROOMS / "drift-glossy-frame.jpg")))
-    return frame.status, frame.reading
+    return calibration, cv2.imread(str(ROOMS / "drift-glossy-frame.jpg"))
 
 
 def test_a_set_whose_colour_drifted_is_read_from_its_colour_in_the_frame(
-        config: VisionConfig) -> None:
-    assert read_frame(config) == (ReadStatus.OK, TRUTH)
+        config: VisionConfig, drifted: tuple[Calibration, np.ndarray]) -> None:
+    calibration, image = drifted
+    frame = BoardReader(calibration, config).read(image)
+    assert (frame.status, frame.reading) == (ReadStatus.OK, TRUTH)
 
 
 def test_without_fitting_the_sets_to_the_frame_it_was_only_doubtful(
-        config: VisionConfig) -> None:
+        config: VisionConfig, drifted: tuple[Calibration, np.ndarray]) -> None:
     # The same frame with the colours of calibration alone (no set has 37 pieces): nothing
     # wrong, but not read.
-    status, reading = read_frame(replace(config, frame_fit_pieces=37))
-    assert (status, reading) == (ReadStatus.DOUBTFUL, None)
+    calibration, image = drifted
+    frame = BoardReader(calibration, replace(config, frame_fit_pieces=37)).read(image)
+    assert (frame.status, frame.reading) == (ReadStatus.DOUBTFUL, None)
 
 
 def test_pieces_read_unsure_do_not_move_their_sets_colour(config: VisionConfig) -> None:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+import cv2
 import pytest
 
 from controller.position import start_position
@@ -23,3 +28,16 @@ def calibration6(config: VisionConfig) -> Calibration:
 @pytest.fixture(scope="session")
 def calibration7(config: VisionConfig) -> Calibration:
     return calibrate(config, render(start_position(7), Scene()))
+
+
+@pytest.fixture(scope="session")
+def room_calibration(config: VisionConfig) -> Callable[[str], Calibration]:
+    """The calibration from a room render's start image (a file in ``data/rooms``), learned
+    once for every test that reads that room."""
+    rooms = Path(__file__).parent / "data" / "rooms"
+
+    @cache
+    def calibrated(name: str) -> Calibration:
+        return calibrate(config, cv2.imread(str(rooms / name)))
+
+    return calibrated

@@ -8,16 +8,15 @@ from the red learned as from the black, so each was read right but unsure.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import cv2
-import numpy as np
-import pytest
 
 from controller.position import Color
 from controller.reading import BoardReading
-from vision.calibrate import Calibration, calibrate
+from vision.calibrate import Calibration
 from vision.colour import PointLabel
 from vision.config import VisionConfig
 from vision.reader import BoardReader, ReadStatus
@@ -27,36 +26,34 @@ TRUTH = BoardReading.parse("rb4/2bb2/bb1b2/4bb/b1b3/1b1rb1")
 LABEL_OF = {Color.RED: PointLabel.RED, Color.BLACK: PointLabel.BLACK, None: PointLabel.EMPTY}
 
 
-@pytest.fixture(scope="module")
-def drifted(config: VisionConfig) -> tuple[Calibration, np.ndarray]:
-    """The calibration from the start position, and the frame after the light drifted."""
-    calibration = calibrate(config, cv2.imread(str(ROOMS / "drift-glossy-start.jpg")))
-    return calibration, cv2.imread(str(ROOMS / "drift-glossy-frame.jpg"))
+Calibrated = Callable[[str], Calibration]
 
 
 def test_a_set_whose_colour_drifted_is_read_from_its_colour_in_the_frame(
-        config: VisionConfig, drifted: tuple[Calibration, np.ndarray]) -> None:
-    calibration, image = drifted
-    frame = BoardReader(calibration, config).read(image)
+        config: VisionConfig, room_calibration: Calibrated) -> None:
+    frame = BoardReader(room_calibration("drift-glossy-start.jpg"), config).read(
+        cv2.imread(str(ROOMS / "drift-glossy-frame.jpg")))
     assert (frame.status, frame.reading) == (ReadStatus.OK, TRUTH)
 
 
 def test_without_fitting_the_sets_to_the_frame_it_was_only_doubtful(
-        config: VisionConfig, drifted: tuple[Calibration, np.ndarray]) -> None:
+        config: VisionConfig, room_calibration: Calibrated) -> None:
     # The same frame with the colours of calibration alone (no set has 37 pieces): nothing
     # wrong, but not read.
-    calibration, image = drifted
-    frame = BoardReader(calibration, replace(config, frame_fit_pieces=37)).read(image)
+    reader = BoardReader(room_calibration("drift-glossy-start.jpg"),
+                         replace(config, frame_fit_pieces=37))
+    frame = reader.read(cv2.imread(str(ROOMS / "drift-glossy-frame.jpg")))
     assert (frame.status, frame.reading) == (ReadStatus.DOUBTFUL, None)
 
 
-def test_pieces_read_unsure_do_not_move_their_sets_colour(config: VisionConfig) -> None:
+def test_pieces_read_unsure_do_not_move_their_sets_colour(
+        config: VisionConfig, room_calibration: Calibrated) -> None:
     # Glossy pieces under a pendant lamp (condition pendant-glossy): two black tops near the
     # lamp turn greyish brown and are read as red, unsure, beside only three red pieces.
     # Counted in red's colour for the frame, they pulled it to themselves and one turned
     # sure: a board one point from wrong. Only sure pieces move a set's colour.
     truth = BoardReading.parse("b5/b1b2b/b2b2/br3b/1r1r2/1bb3")
-    calibration = calibrate(config, cv2.imread(str(ROOMS / "glare-glossy-start.jpg")))
+    calibration = room_calibration("glare-glossy-start.jpg")
     frame = BoardReader(calibration, config).read(cv2.imread(str(ROOMS / "glare-glossy-frame.jpg")))
     assert frame.reading is None
     for point, label, confidence in zip(frame.points, frame.labels, frame.confidences,

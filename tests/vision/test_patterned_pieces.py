@@ -10,13 +10,14 @@ the start position was refused ("odd points: a5 a6").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from controller.reading import BoardReading
-from vision.calibrate import Calibration, calibrate, load_calibration, save_calibration
+from vision.calibrate import Calibration, load_calibration, save_calibration
 from vision.colour import PointLabel
 from vision.config import VisionConfig
 from vision.reader import BoardReader
@@ -27,21 +28,18 @@ FRAME = ROOMS / "printed-low-lamp-frame.jpg"
 BOARD = BoardReading.parse("2r3/r2rrb/b1b3/2rrb1/b3b1/r2r2")
 
 
-def _calibrated(config: VisionConfig) -> Calibration:
-    return calibrate(config, cv2.imread(str(START)))
-
-
 def test_a_printed_set_calibrates_and_is_read_over_the_wider_disc(
-        config: VisionConfig) -> None:
-    calibration = _calibrated(config)
+        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
+    calibration = room_calibration(START.name)
     assert PointLabel.BLACK in calibration.wide_tops
     frame = BoardReader(calibration, config).read(cv2.imread(str(FRAME)))
     assert frame.reading == BOARD
 
 
 def test_the_wider_disc_is_kept_in_the_calibration_file(
-        config: VisionConfig, tmp_path: Path) -> None:
-    calibration = _calibrated(config)
+        config: VisionConfig, tmp_path: Path,
+        room_calibration: Callable[[str], Calibration]) -> None:
+    calibration = room_calibration(START.name)
     path = tmp_path / "calibration.json"
     save_calibration(calibration, path)
     loaded = load_calibration(path)
@@ -53,11 +51,12 @@ def test_the_wider_disc_is_kept_in_the_calibration_file(
 
 
 
-def test_a_printed_tops_median_is_judged_less_its_pattern(config: VisionConfig) -> None:
+def test_a_printed_tops_median_is_judged_less_its_pattern(
+        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
     # The median of a black top holds its gold ring, and looks nearer the red set than the
     # black: taken as it is, it made a black piece of this frame doubtful (as a light piece
     # with its shadow in the darker part would be), and the frame was not read.
-    calibration = _calibrated(config)
+    calibration = room_calibration(START.name)
     frame = BoardReader(calibration, config).read(
         cv2.imread(str(ROOMS / "printed-low-lamp-frame-2.jpg")))
     assert frame.reading == BoardReading.parse("r2r2/2b3/1bbr2/2r3/1b1br1/2b2b")

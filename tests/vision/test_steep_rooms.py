@@ -7,6 +7,7 @@ and a spotlight low to one side, whose pieces cast long, deep shadows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -14,7 +15,7 @@ import pytest
 
 from controller.geometry import parse_point
 from controller.reading import BoardReading
-from vision.calibrate import calibrate
+from vision.calibrate import Calibration, calibrate
 from vision.config import VisionConfig
 from vision.reader import BoardReader, ReadStatus
 
@@ -40,24 +41,25 @@ def test_a_piece_seen_steeply_off_its_point_is_never_read_as_another(
     assert frame.doubtful == (parse_point(doubtful, 6),)
 
 
-def test_a_bare_point_walled_in_by_pieces_is_judged_against_paper(config: VisionConfig) -> None:
+def test_a_bare_point_walled_in_by_pieces_is_judged_against_paper(
+        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
     # Blue and yellow pieces round c1 hide most of the paper samples next to it from this
     # camera; the yellow one would tint "the paper round c1", and the bare point, bluer than
     # that, was read as a blue piece.
-    calibration = calibrate(config, cv2.imread(str(ROOMS / "steep-yellow-start.jpg")))
+    calibration = room_calibration("steep-yellow-start.jpg")
     frame = BoardReader(calibration, config).read(cv2.imread(str(ROOMS / "steep-yellow-frame.jpg")))
     assert frame.reading == BoardReading.parse("r3b1/4bb/1r3r/2bbb1/1brr2/rr1bbb")
 
 
 def test_one_reader_follows_the_board_from_the_start_through_a_move(
-        config: VisionConfig) -> None:
+        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
     # A reader guesses where the pieces stand from its last frame, to judge the paper round
     # each point once while the board is still. After the start position, that guess hides
     # the wrong paper round c1 (above): the frame must be judged again, and read as a
     # fresh reader reads it, still frames and going back included.
     start = cv2.imread(str(ROOMS / "steep-yellow-start.jpg"))
     moved = cv2.imread(str(ROOMS / "steep-yellow-frame.jpg"))
-    calibration = calibrate(config, start)
+    calibration = room_calibration("steep-yellow-start.jpg")
     fresh = {name: BoardReader(calibration, config).read(image)
              for name, image in (("start", start), ("moved", moved))}
     reader = BoardReader(calibration, config)

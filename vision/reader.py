@@ -191,22 +191,23 @@ class BoardReader:
         guess = self._last_occupied
         samples = sample_board(self._layout, frame, maps, guess)
         result = classify_in_frame(self.config, self.colours, samples.features)
-        if guess is None or not np.array_equal(result.labels != _EMPTY, guess):
-            samples = judged_against_paper(self._layout, samples, maps.cover,
-                                           result.labels != _EMPTY)
+        occupied = result.labels != _EMPTY
+        if guess is None or not np.array_equal(occupied, guess):
+            samples = judged_against_paper(self._layout, samples, maps.cover, occupied)
             result = classify_in_frame(self.config, self.colours, samples.features)
-        self._last_occupied = result.labels != _EMPTY
+            occupied = result.labels != _EMPTY
+        self._last_occupied = occupied
         labels = tuple(LABELS[i] for i in result.labels)
         pieces = self.colours.means[_PIECES, :3]
         pale = np.isin(result.labels, pale_labels(self.config, self.colours))
-        coloured = (result.labels != _EMPTY) & ~pale
-        paper = check_paper(self.config, self._layout, samples, result.labels != _EMPTY,
+        coloured = occupied & ~pale
+        paper = check_paper(self.config, self._layout, samples, occupied,
                             maps.cover, pieces, coloured, self._paper_chroma)
         unsure = result.confidences < self.config.confident
         # A piece set down off its point covers part of this one: never read it as bare.
         assert samples.disc_relative is not None
         covered = piece_share(self.config, self.colours, samples.disc_relative)
-        unsure |= (result.labels == _EMPTY) & (covered > self.config.bare_piece_share)
+        unsure |= ~occupied & (covered > self.config.bare_piece_share)
         unsure |= self._pale_over_another(samples, result.labels, pale, covered)
         unsure |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
         unsure |= self._pale_on_lines(frame, maps, samples, pale)

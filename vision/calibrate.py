@@ -83,8 +83,9 @@ part of the cross it stands on."""
 PALE_CROSS = 0.3
 """Most cross a pale piece set may show at calibration."""
 PALE_BARE_CROSS = 0.4
-"""Least cross the bare points must show at calibration for pieces the paper's colour to be
-told from them: the frames read later must show it too (``vision.colour.sharp_level``)."""
+"""How much more cross the bare points must show at calibration than pieces the paper's
+colour, for them to be told apart (less as the pieces differ in colour): the frames read
+later must show it too (``vision.colour.sharp_level``)."""
 MARKER_RMS_TOLERANCE = 0.1
 """Largest RMS misfit of the marker corners after fitting the lens, as a share of a marker."""
 TOP_HEIGHTS_MM = (0.0, 2.0, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0)
@@ -407,10 +408,12 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
                          (PointLabel.EMPTY, PointLabel.RED, PointLabel.BLACK))
     colour = slice(0, 3)
     for what, piece in (("red", red), ("black", black)):
-        # Pieces the colour of the paper must at least hide the printed cross plainly.
-        covers_cross = medians[piece, 3] <= PALE_CROSS and medians[empty, 3] >= PALE_BARE_CROSS
-        pale = np.linalg.norm(medians[piece, colour] - medians[empty, colour])
-        if pale < MIN_LABEL_SEPARATION and not covers_cross:
+        # Pieces near the paper's colour must make up with the printed cross they hide: a
+        # cream set a little yellower than the paper, on a board whose lines are faint.
+        colour_gap = np.linalg.norm(medians[piece, colour] - medians[empty, colour])
+        cross_gap = medians[empty, 3] - medians[piece, 3] if medians[piece, 3] <= PALE_CROSS \
+            else 0.0
+        if np.hypot(colour_gap / MIN_LABEL_SEPARATION, cross_gap / PALE_BARE_CROSS) < 1.0:
             raise CalibrationFailed(
                 f"the image does not show the start position (the {what} pieces look like "
                 "bare paper: use pieces that stand out from the sheet, or check the setup)"

@@ -148,7 +148,8 @@ def learn_colours(config: VisionConfig, features: np.ndarray, labels: np.ndarray
     # set is the paper's colour: then the cross is what tells them apart.
     pale = any(float(np.linalg.norm(middles[index][:3] - middles[empty][:3])) < config.pale_piece
                for index in range(len(LABELS)) if index != empty)
-    bare_cross = config.pale_bare_cross_floor if pale else config.bare_cross_floor
+    bare_cross = pale_bare_cross_spread(config, float(middles[empty][3])) if pale \
+        else config.bare_cross_floor
     covariances = []
     for index, label in enumerate(LABELS):
         chosen = features[labels == index, index]
@@ -208,8 +209,8 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     sharp = bare.sum() >= 3 and bool(np.median(cross[bare]) >= level)
     # In a frame sharp enough to show the bare points' crosses plainly, a missing cross is
     # strong evidence of a piece: the bare label's spread in it narrows to match.
-    result = _posterior(config, _with_bare_cross(model, config.pale_bare_cross_floor),
-                        features) if sharp else first
+    narrowed = pale_bare_cross_spread(config, float(model.means[empty, 3]))
+    result = _posterior(config, _with_bare_cross(model, narrowed), features) if sharp else first
     labels, confidences = result.labels, result.confidences
     bare = labels == empty
     confidences[bare & dark_without_cross(config, features)] = 0.0
@@ -263,6 +264,18 @@ def sharp_level(config: VisionConfig, model: ColourModel) -> float:
     """
     empty = LABELS.index(PointLabel.EMPTY)
     return min(config.sharp_cross, config.sharp_share * float(model.means[empty, 3]))
+
+
+def pale_bare_cross_spread(config: VisionConfig, bare_cross: float) -> float:
+    """Least spread of bare points in the cross where it tells pieces from them, for bare
+    points whose cross was ``bare_cross`` at calibration.
+
+    A board small in the image draws its lines fainter, and the blur and the pose's error
+    that vary a line's contrast from point to point shrink with it: the spread follows the
+    level, or a white set on white paper, covering a cross of half the full contrast, is
+    never read with confidence.
+    """
+    return config.pale_bare_cross_floor * min(1.0, bare_cross / config.sharp_cross)
 
 
 def _with_bare_cross(model: ColourModel, spread: float) -> ColourModel:

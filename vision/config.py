@@ -113,6 +113,9 @@ class VisionConfig:
     coloured_piece: float = 0.1
     """Least colour (chroma, log units) of a piece set for bare paper leaning towards it to
     count as covered."""
+    dark_piece: float = 0.7
+    """Darkness (log units below the paper) beyond which paper must be dark too to count as
+    leaning towards a piece set's colour (see ``vision.paper``)."""
     shadow_chroma_tolerance: float = 0.6
     """Most a paper sample next to a piece may differ in colour from the lit paper: its
     shadow, lit by the room's other lights."""

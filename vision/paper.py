@@ -137,7 +137,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
         | (brightness_error > config.paper_bright_tolerance)
         | (spread > texture)
         | _leans_to_pieces(config, without_warmth(
-            offset, cooler=0.0, warmer=np.where(tinted, shadow_warmth, 0.0)), piece_colours)
+            offset, cooler=0.0, warmer=np.where(tinted, shadow_warmth, 0.0)), brightness_error,
+            piece_colours)
     ) & judged
     return PaperCheck(covered, chroma_error, brightness_error, median, uniform)
 
@@ -154,9 +155,15 @@ def _without_warm_light(config: VisionConfig, offset: np.ndarray,
     return without_warmth(offset, cooler=0.0, warmer=config.warm_light_chroma * added_share)
 
 
-def _leans_to_pieces(config: VisionConfig, offset: np.ndarray,
+def _leans_to_pieces(config: VisionConfig, offset: np.ndarray, brightness_error: np.ndarray,
                      piece_colours: np.ndarray | None) -> np.ndarray:
-    """Samples whose colour (chroma off the paper's) is nearer a coloured piece set's."""
+    """Samples whose colour (chroma off the paper's) is nearer a coloured piece set's.
+
+    Something the colour of a dark set (a sleeve) is dark too: leaning towards a dark set's
+    colour counts only in a sample darker than the light field by half as much as the set
+    is. A black set's own colour is mostly the room's stray light (warm under a warm
+    spotlight), and paper a little warmer in that light is no sleeve.
+    """
     leaning = np.zeros(len(offset), bool)
     if piece_colours is None:
         return leaning
@@ -165,8 +172,12 @@ def _leans_to_pieces(config: VisionConfig, offset: np.ndarray,
         hue = colour - colour.mean()
         if np.linalg.norm(hue) < config.coloured_piece:
             continue  # black, grey or white pieces: their colour is the paper's and shadow's
-        leaning |= (error > config.paper_chroma_tolerance / 2) & (
+        leans = (error > config.paper_chroma_tolerance / 2) & (
             np.linalg.norm(offset - hue, axis=1) < error)
+        darkness = -float(colour.mean())
+        if darkness > config.dark_piece:
+            leans &= brightness_error < -darkness / 2
+        leaning |= leans
     return leaning
 
 

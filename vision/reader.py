@@ -68,6 +68,11 @@ ADAPTED_FRAMES = 4
 PALE_LINES = 0.5
 """Share of a plain cross's contrast that, looked for farther across, makes a pale piece
 doubtful."""
+LOCAL_CROSS_GAIN = 1.5
+"""Most a point's cross is raised to the level the bare points round it show (see
+BoardReader._cross_at_local_level)."""
+LOCAL_CROSS_POINTS = 2
+"""Least sure bare points within two steps for their level to count."""
 _EMPTY = LABELS.index(PointLabel.EMPTY)
 _PIECES = [index for index in range(len(LABELS)) if index != _EMPTY]
 
@@ -196,6 +201,11 @@ class BoardReader:
             samples = judged_against_paper(self._layout, samples, maps.cover, occupied)
             result = classify_in_frame(self.config, self.colours, samples.features)
             occupied = result.labels != _EMPTY
+        if not (result.confidences >= self.config.confident).all():
+            levelled = self._cross_at_local_level(samples.features, result)
+            if levelled is not None:
+                result = classify_in_frame(self.config, self.colours, levelled)
+                occupied = result.labels != _EMPTY
         self._last_occupied = occupied
         labels = tuple(LABELS[i] for i in result.labels)
         pieces = self.colours.means[_PIECES, :3]
@@ -239,6 +249,37 @@ class BoardReader:
             paper_clear=paper.is_clear,
             markers_seen=location.markers_seen,
         )
+
+    def _cross_at_local_level(self, features: np.ndarray, result: Classification
+                              ) -> np.ndarray | None:
+        """``features`` with each point's cross raised to the frame's level as far as the
+        sure bare points round it show theirs fainter, or None when nothing changes.
+
+        The printed lines show fainter where the camera sees the sheet from farther or more
+        from the side (the far ranks of a steep view, the edge of a wide lens), and a bare
+        point there hides more of its cross than the start position's bare points did,
+        which made it look half like a pale piece. A cross is only ever raised, and at most
+        by ``LOCAL_CROSS_GAIN``: a piece hides its cross wherever it stands, so no point is
+        made to look more like a piece.
+        """
+        cross = features[:, _EMPTY, 3]
+        bare = (result.labels == _EMPTY) & (result.confidences >= self.config.confident)
+        if bare.sum() <= LOCAL_CROSS_POINTS:
+            return None
+        level = float(np.median(cross[bare]))
+        around = np.append(np.where(bare, cross, np.nan), np.nan)[self._layout.point_neighbours]
+        known = ~np.isnan(around)
+        enough = known.sum(axis=1) >= LOCAL_CROSS_POINTS
+        if not enough.any():
+            return None
+        local = np.full(len(cross), level)
+        local[enough] = np.nanmedian(around[enough], axis=1)
+        gain = np.clip(level / np.maximum(local, 1e-6), 1.0, LOCAL_CROSS_GAIN)
+        if not (gain > 1.0).any():
+            return None
+        levelled = features.copy()
+        levelled[:, :, 3] = np.minimum(features[:, :, 3] * gain[:, None], 1.0)
+        return levelled
 
     def _adapt(self, features: np.ndarray, labels: np.ndarray) -> None:
         """Nudge the colour model towards a confidently read frame's colours.

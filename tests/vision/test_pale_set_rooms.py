@@ -1,0 +1,51 @@
+"""Pieces the paper's colour (white, cream) in real rooms: calibrated and read.
+
+Frames from the room renderer (``benchmarks/vision_rooms.py``). A white or cream set is
+told from bare paper mostly by the printed cross it hides, and on a board small in the
+image, or seen steeply, the lines show at half their full contrast or less.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+
+from controller.reading import BoardReading
+from vision.calibrate import Calibration
+from vision.config import VisionConfig
+from vision.reader import BoardReader, FrameReading
+
+ROOMS = Path(__file__).parent / "data" / "rooms"
+
+
+def read(room_calibration: Callable[[str], Calibration], config: VisionConfig,
+         room: str) -> FrameReading:
+    calibration = room_calibration(f"{room}-start.jpg")
+    return BoardReader(calibration, config).read(cv2.imread(str(ROOMS / f"{room}-frame.jpg")))
+
+
+def test_white_pieces_on_white_paper_in_window_light_are_read(
+        room_calibration: Callable[[str], Calibration], config: VisionConfig) -> None:
+    # Window light from one side, the board about a third of the image: the lines show at
+    # half their full contrast, the white tops exactly the paper's colour.
+    frame = read(room_calibration, config, "window-white")
+    assert frame.reading == BoardReading.parse("6/3rrb/r2r2/2r1r1/r4r/2rb2")
+
+
+def test_cream_pieces_on_faint_lines_seen_steeply_are_read(
+        room_calibration: Callable[[str], Calibration], config: VisionConfig) -> None:
+    # 33 degrees of tilt: cream tops a little yellower than the paper, the lines of the far
+    # ranks fainter than those the start position's bare points showed.
+    frame = read(room_calibration, config, "steep-cream")
+    assert frame.reading == BoardReading.parse("r3bb/rrr3/1b2r1/b2b1b/2br2/2r1br")
+
+
+def test_paper_warmer_in_a_spotlight_is_not_taken_for_a_sleeve(
+        room_calibration: Callable[[str], Calibration], config: VisionConfig) -> None:
+    # A 3000 K spotlight's cone over white and black pieces: the black set looks a little
+    # warm in it, and so does the paper, which is no sleeve the colour of the black set.
+    frame = read(room_calibration, config, "spotlight-white")
+    assert frame.paper_clear
+    assert frame.reading == BoardReading.parse("3r2/1b1rb1/5r/r1r1b1/b2b2/r1rrrb")

@@ -64,6 +64,7 @@ from vision.sampling import (
     sampling_layout,
     view_maps,
 )
+from vision.set_contrast import SetContrast, confirmed, learn_set_contrast
 
 FORMAT = "surakarta-calibration"
 VERSION = 2
@@ -129,6 +130,9 @@ class Calibration:
     """The piece sets read over the wider disc (see :func:`wide_tops`), each with how its
     tops' medians differ from their darker parts (log colour, the median over the start
     position): what its printed pattern adds to a median."""
+    set_contrast: SetContrast | None = None
+    """How the two sets differ in the colour glare cannot make (``vision.set_contrast``);
+    None when the start position's sets are not plainly apart in it."""
 
     @property
     def model(self) -> BoardModel:
@@ -164,6 +168,7 @@ class Calibration:
                 round(value, 6) for value in self.paper_chroma],
             "top_patterns": {label.value: [round(value, 6) for value in shift]
                              for label, shift in self.top_patterns.items()},
+            "set_contrast": None if self.set_contrast is None else self.set_contrast.to_json(),
         }
 
 
@@ -270,17 +275,18 @@ def calibrate(
         # The wider disc made a set alike but the start position no clearer: a glossy set,
         # say, whose wider samples reach a shadow. The narrower disc may still do.
         learned = _learn(config, size, samples, maps.cover, expected, frozenset())
-    colours, paper_chroma, patterns = learned
+    colours, paper_chroma, patterns, contrast = learned
     stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
-    return Calibration(size, camera, colours, stored, top, paper_chroma, patterns)
+    return Calibration(size, camera, colours, stored, top, paper_chroma, patterns, contrast)
 
 
 def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
            expected: np.ndarray, wide: frozenset[PointLabel]
            ) -> tuple[ColourModel, tuple[float, float, float],
-                      dict[PointLabel, tuple[float, float, float]]]:
-    """The colour model, the paper's chroma and the sets' patterns from the start position,
-    with the ``wide`` sets read over the wider disc; raises CalibrationFailed."""
+                      dict[PointLabel, tuple[float, float, float]], SetContrast | None]:
+    """The colour model, the paper's chroma, the sets' patterns and their contrast from the
+    start position, with the ``wide`` sets read over the wider disc; raises
+    CalibrationFailed."""
     occupied = expected != LABELS.index(PointLabel.EMPTY)
     layout = sampling_layout(config, size, wide)
     samples = judged_against_paper(layout, samples, cover, occupied)
@@ -294,8 +300,12 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
                 for index, label in enumerate(LABELS) if label in wide}
     colours = learn_colours(config, samples.features, expected)
     reread = classify(config, colours, samples.features)
-    unsure = reread.confidences < config.confident
-    odd = (reread.labels != expected) | (reread.confidences < LEAST_CALIBRATION_CONFIDENCE)
+    contrast = learn_set_contrast(samples.features, expected)
+    # Read as frames will be: glossy pieces the colours leave unsure may be confirmed.
+    confidences = reread.confidences if contrast is None else confirmed(
+        contrast, samples.features, reread, config.confident)
+    unsure = confidences < config.confident
+    odd = (reread.labels != expected) | (confidences < LEAST_CALIBRATION_CONFIDENCE)
     if unsure.sum() > MAX_UNSURE_AT_CALIBRATION:
         odd |= unsure
     if np.any(odd):
@@ -303,7 +313,7 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
             f"the image does not show the start position clearly (odd points: "
             f"{_names(size, odd)})"
         )
-    return colours, triple(paper.chroma), patterns
+    return colours, triple(paper.chroma), patterns, contrast
 
 
 def wide_tops(samples: BoardSamples, expected: np.ndarray) -> frozenset[PointLabel]:
@@ -514,8 +524,11 @@ def _calibration_from_json(data: object) -> Calibration:
         if not np.all(np.isfinite(chroma)):
             raise ValueError("bad paper chroma")
         paper_chroma = triple(chroma)
+    contrast_data = data.get("set_contrast")
+    contrast = None if contrast_data is None else SetContrast.from_json(contrast_data)
     return Calibration(size, camera, ColourModel.from_json(data["colours"]), corners,
-                       piece_height, paper_chroma, _top_patterns(data.get("top_patterns", {})))
+                       piece_height, paper_chroma, _top_patterns(data.get("top_patterns", {})),
+                       contrast)
 
 
 def _top_patterns(data: object) -> dict[PointLabel, tuple[float, float, float]]:

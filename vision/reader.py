@@ -16,7 +16,7 @@ change). Stages stay functions of ``(config, ...)``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 import numpy as np
@@ -51,6 +51,7 @@ from vision.sampling import (
     view_maps,
     wide_cross,
 )
+from vision.set_contrast import confirmed
 
 MAX_DOUBTFUL = 2
 """Most doubtful points on otherwise clear paper for the frame to count as doubtful rather
@@ -207,6 +208,9 @@ class BoardReader:
                 result = classify_in_frame(self.config, self.colours, levelled)
                 occupied = result.labels != _EMPTY
         self._last_occupied = occupied
+        if self.calibration.set_contrast is not None:
+            result = replace(result, confidences=confirmed(
+                self.calibration.set_contrast, samples.features, result, self.config.confident))
         labels = tuple(LABELS[i] for i in result.labels)
         pieces = self.colours.means[_PIECES, :3]
         pale = np.isin(result.labels, pale_labels(self.config, self.colours))

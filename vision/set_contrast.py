@@ -1,0 +1,114 @@
+"""Telling the two piece sets apart by the colour a lamp's glare cannot make.
+
+Decisions:
+- A glossy top mirrors the lamp: light of about the paper's colour is added to the top's
+  own. In linear colour relative to the paper that adds the same amount to every channel,
+  so what a top has in each channel beyond its weakest one (its *excess*) is the same
+  with glare or without; and since it is relative to the paper round the point, a top in
+  the lamp's cone and one outside it show the same excess too. A red top washed pink by
+  glare keeps its red excess; a black one turned grey keeps none.
+- The colour model (``vision.colour``) reads log colours, where glare moves a red top
+  towards the black set's grey, and its spreads are wide enough for any light. On glossy
+  sets under a lamp, a piece can then sit between the two sets: read right, but unsure.
+  The excess is a second, narrower witness for that one question, red or black: learned
+  at calibration as the line between the two sets' median excesses, the middle of that
+  line, and how far the start position's pieces spread along it.
+- It only ever confirms: a point the colour model reads as a piece, plainly not bare, and
+  no outlier, whose excess lies on its own set's side of the middle by at least
+  ``SURE_SPREADS`` spreads is sure. It never changes a label, and it is not used at all
+  when the start position's two sets are not that far apart along the line themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.colour import LABELS, Classification, PointLabel
+
+SURE_SPREADS = 3.0
+"""Least distance of a piece's excess from the middle, in spreads, on its own set's side."""
+LEAST_SPREAD = 0.02
+"""Least spread of a set along the line (linear colour relative to the paper): twelve
+pieces under one light understate how much they vary."""
+NOT_BARE = 4.0
+"""Least distance (standard deviations) from the bare label for a point to be confirmed."""
+NOT_OUTLIER = 3.0
+"""Most distance (standard deviations) from its own label for a point to be confirmed."""
+
+_EMPTY = LABELS.index(PointLabel.EMPTY)
+_RED, _BLACK = LABELS.index(PointLabel.RED), LABELS.index(PointLabel.BLACK)
+
+
+@dataclass(frozen=True, slots=True)
+class SetContrast:
+    """The line between the two sets' excesses, learned from the start position."""
+
+    axis: tuple[float, float, float]
+    """Unit direction (blue, green, red) from the black set's median excess to the red's."""
+    middle: float
+    """Position along it halfway between the two sets' medians."""
+    spread: float
+    """The larger of the two sets' standard deviations along it (at least LEAST_SPREAD)."""
+
+    def to_json(self) -> dict[str, object]:
+        """JSON-ready data."""
+        return {"axis": [round(value, 6) for value in self.axis],
+                "middle": round(self.middle, 6), "spread": round(self.spread, 6)}
+
+    @staticmethod
+    def from_json(data: object) -> SetContrast:
+        """Inverse of :meth:`to_json`; raises ValueError on malformed data."""
+        if not isinstance(data, dict):
+            raise ValueError("set contrast is not an object")
+        axis = np.asarray(data["axis"], np.float64).reshape(3)
+        middle, spread = float(data["middle"]), float(data["spread"])
+        if not (np.all(np.isfinite(axis)) and np.isfinite(middle) and np.isfinite(spread)):
+            raise ValueError("set contrast has non-finite numbers")
+        if spread < LEAST_SPREAD or not np.isclose(np.linalg.norm(axis), 1.0, atol=1e-3):
+            raise ValueError("bad set contrast")
+        return SetContrast((float(axis[0]), float(axis[1]), float(axis[2])), middle, spread)
+
+
+def excess(features: np.ndarray) -> np.ndarray:
+    """(..., 3) what each linear colour has beyond its weakest channel; ``features`` (..., 3+)
+    are log colours relative to the paper."""
+    linear = np.exp(features[..., :3])
+    result: np.ndarray = linear - linear.min(axis=-1, keepdims=True)
+    return result
+
+
+def learn_set_contrast(features: np.ndarray, expected: np.ndarray) -> SetContrast | None:
+    """The line between the sets of the start position, or None when the sets lie closer
+    to its middle than SURE_SPREADS spreads (``features`` as ``BoardSamples.features``,
+    ``expected`` the start position's label indices)."""
+    red, black = (excess(features[expected == index, index]) for index in (_RED, _BLACK))
+    gap = np.median(red, axis=0) - np.median(black, axis=0)
+    length = float(np.linalg.norm(gap))
+    if length == 0.0:
+        return None
+    axis = gap / length
+    along_red, along_black = red @ axis, black @ axis
+    middle = float(np.median(along_red) + np.median(along_black)) / 2
+    spread = max(float(along_red.std()), float(along_black.std()), LEAST_SPREAD)
+    if min(float(np.median(along_red)) - middle,
+           middle - float(np.median(along_black))) < SURE_SPREADS * spread:
+        return None
+    return SetContrast((float(axis[0]), float(axis[1]), float(axis[2])), middle, spread)
+
+
+def confirmed(contrast: SetContrast, features: np.ndarray, result: Classification,
+              sure: float) -> np.ndarray:
+    """(points,) the confidences of ``result``, raised to ``sure`` where the excess confirms
+    an unsure piece's set (see the module's decisions)."""
+    labels, distances = result.labels, result.distances
+    points = np.arange(len(labels))
+    own = distances[points, labels]
+    along = excess(features[points, labels]) @ np.asarray(contrast.axis)
+    side = np.where(labels == _RED, 1.0, -1.0) * (along - contrast.middle) / contrast.spread
+    confirms = ((labels != _EMPTY) & (result.confidences < sure)
+                & (distances[:, _EMPTY] >= NOT_BARE) & (own <= NOT_OUTLIER)
+                & (side >= SURE_SPREADS))
+    confidences: np.ndarray = np.where(confirms, sure, result.confidences)
+    return confidences

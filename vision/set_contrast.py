@@ -16,7 +16,7 @@ Decisions:
 - It only ever confirms: a point the colour model reads as a piece, plainly not bare, and
   no outlier, whose excess lies on its own set's side of the middle by at least
   ``SURE_SPREADS`` spreads is sure. It never changes a label, and it is not used at all
-  when the start position's two sets are not that far apart along the line themselves.
+  when the start position's two sets are not ``APART_SPREADS`` apart along the line.
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ from vision.colour import LABELS, Classification, PointLabel
 
 SURE_SPREADS = 3.0
 """Least distance of a piece's excess from the middle, in spreads, on its own set's side."""
+APART_SPREADS = 2.0
+"""Least distance of each set's median from the middle, in spreads, at calibration: a piece
+confirmed then lies beyond its own set's median, far from the other's."""
 LEAST_SPREAD = 0.02
 """Least spread of a set along the line (linear colour relative to the paper): twelve
 pieces under one light understate how much they vary."""
@@ -81,7 +84,7 @@ def excess(features: np.ndarray) -> np.ndarray:
 
 def learn_set_contrast(features: np.ndarray, expected: np.ndarray) -> SetContrast | None:
     """The line between the sets of the start position, or None when the sets lie closer
-    to its middle than SURE_SPREADS spreads (``features`` as ``BoardSamples.features``,
+    to its middle than APART_SPREADS spreads (``features`` as ``BoardSamples.features``,
     ``expected`` the start position's label indices)."""
     red, black = (excess(features[expected == index, index]) for index in (_RED, _BLACK))
     gap = np.median(red, axis=0) - np.median(black, axis=0)
@@ -93,7 +96,7 @@ def learn_set_contrast(features: np.ndarray, expected: np.ndarray) -> SetContras
     middle = float(np.median(along_red) + np.median(along_black)) / 2
     spread = max(float(along_red.std()), float(along_black.std()), LEAST_SPREAD)
     if min(float(np.median(along_red)) - middle,
-           middle - float(np.median(along_black))) < SURE_SPREADS * spread:
+           middle - float(np.median(along_black))) < APART_SPREADS * spread:
         return None
     return SetContrast((float(axis[0]), float(axis[1]), float(axis[2])), middle, spread)
 

@@ -64,7 +64,7 @@ from vision.sampling import (
     sampling_layout,
     view_maps,
 )
-from vision.set_contrast import SetContrast, confirmed, learn_set_contrast
+from vision.set_contrast import SetContrast, confirmed, learn_set_contrast, on_own_side
 
 FORMAT = "surakarta-calibration"
 VERSION = 2
@@ -458,7 +458,13 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
     # As in reading, a dark point hiding its cross is no bare paper in shadow: a dark set
     # with a printed pattern varies in colour more than its median says.
     distances[dark_without_cross(config, features), empty] = np.inf
-    odd = distances.argmin(axis=1) != expected
+    nearest = distances.argmin(axis=1)
+    odd = nearest != expected
+    contrast = learn_set_contrast(features, expected)
+    if contrast is not None:
+        # A piece nearer the other set's median whose excess says plainly which set it is
+        # (a glossy or printed top the lamp lights unevenly) fits the start position.
+        odd &= ~((nearest != empty) & on_own_side(contrast, features, expected))
     if np.any(odd):
         raise CalibrationFailed(
             f"the image does not show the start position (odd points: {_names(size, odd)})"

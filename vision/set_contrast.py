@@ -106,12 +106,19 @@ def confirmed(contrast: SetContrast, features: np.ndarray, result: Classificatio
     """(points,) the confidences of ``result``, raised to ``sure`` where the excess confirms
     an unsure piece's set (see the module's decisions)."""
     labels, distances = result.labels, result.distances
-    points = np.arange(len(labels))
-    own = distances[points, labels]
-    along = excess(features[points, labels]) @ np.asarray(contrast.axis)
-    side = np.where(labels == _RED, 1.0, -1.0) * (along - contrast.middle) / contrast.spread
+    own = distances[np.arange(len(labels)), labels]
     confirms = ((labels != _EMPTY) & (result.confidences < sure)
                 & (distances[:, _EMPTY] >= NOT_BARE) & (own <= NOT_OUTLIER)
-                & (side >= SURE_SPREADS))
+                & on_own_side(contrast, features, labels))
     confidences: np.ndarray = np.where(confirms, sure, result.confidences)
     return confidences
+
+
+def on_own_side(contrast: SetContrast, features: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """(points,) whether each piece's excess lies SURE_SPREADS or more on the side of the set
+    ``labels`` names (label indices; bare points are never)."""
+    points = np.arange(len(labels))
+    along = excess(features[points, labels]) @ np.asarray(contrast.axis)
+    side = np.where(labels == _RED, 1.0, -1.0) * (along - contrast.middle) / contrast.spread
+    result: np.ndarray = (labels != _EMPTY) & (side >= SURE_SPREADS)
+    return result

@@ -116,3 +116,14 @@ def test_glossy_pieces_under_a_pendant_lamp_are_read(
     without = BoardReader(replace(calibration, set_contrast=None), config).read(
         cv2.imread(str(ROOMS / "glare-glossy-frame-2.jpg")))
     assert (without.status, without.reading) == (ReadStatus.DOUBTFUL, None)
+
+
+def test_printed_pieces_the_light_tints_unevenly_calibrate_and_are_read(
+        room_calibration: Callable[[str], Calibration], config: VisionConfig) -> None:
+    # Red tops printed with a white emblem against black ones with a yellow emblem, the
+    # camera's exposure drifting: two black tops of the start position (c5, f6) lie nearer
+    # the red set's colour, but plainly on the black side of the line.
+    calibration = room_calibration("printed-drift-start.jpg")
+    frame = BoardReader(calibration, config).read(
+        cv2.imread(str(ROOMS / "printed-drift-frame.jpg")))
+    assert frame.reading == BoardReading.parse("3rrr/2rrrb/1rb1rr/bbb1bb/1b3b/1b4")

@@ -203,6 +203,9 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     features = features.copy()
     features[:, empty, :3] = brightness + without_cool_light(
         config, bare_colour - brightness, np.maximum(-brightness[:, 0], 0.0))
+    # A line seen more plainly than the bare points showed it at calibration (out of a
+    # shadow, or of a spotlight's glare) is no evidence against bare paper.
+    features[:, empty, 3] = np.minimum(cross, model.means[empty, 3])
     first = _posterior(config, model, features)
     bare = first.labels == empty
     level = sharp_level(config, model)
@@ -266,6 +269,10 @@ def sharp_level(config: VisionConfig, model: ColourModel) -> float:
     return min(config.sharp_cross, config.sharp_share * float(model.means[empty, 3]))
 
 
+LEAST_CROSS_SPREAD_SHARE = 0.5
+"""Least share of ``pale_bare_cross_floor`` that :func:`pale_bare_cross_spread` keeps."""
+
+
 def pale_bare_cross_spread(config: VisionConfig, bare_cross: float) -> float:
     """Least spread of bare points in the cross where it tells pieces from them, for bare
     points whose cross was ``bare_cross`` at calibration.
@@ -273,9 +280,12 @@ def pale_bare_cross_spread(config: VisionConfig, bare_cross: float) -> float:
     A board small in the image draws its lines fainter, and the blur and the pose's error
     that vary a line's contrast from point to point shrink with it: the spread follows the
     level, or a white set on white paper, covering a cross of half the full contrast, is
-    never read with confidence.
+    never read with confidence. It stays at least half the full floor: a calibration
+    image that shows the lines barely or not at all (a spotlight burning the paper white)
+    says nothing of how they vary.
     """
-    return config.pale_bare_cross_floor * min(1.0, bare_cross / config.sharp_cross)
+    return config.pale_bare_cross_floor * min(1.0, max(bare_cross / config.sharp_cross,
+                                                       LEAST_CROSS_SPREAD_SHARE))
 
 
 def _with_bare_cross(model: ColourModel, spread: float) -> ColourModel:

@@ -70,3 +70,41 @@ def test_a_bare_point_in_a_shadow_lit_by_the_sky_is_bare() -> None:
     # The same change towards warm is not light but something else (skin): not trusted.
     warm = (-0.71, -0.51, -0.24)
     assert classify(config, colours, features_of(warm, 1.0)).confidences[0] < config.confident
+
+
+def pale_model(config: VisionConfig, bare_cross: float) -> ColourModel:
+    """White pieces on white paper, black ones: the bare points showed ``bare_cross``."""
+    rng = np.random.default_rng(2)
+    means = {EMPTY: (0.0, 0.0, 0.0, bare_cross), RED: (-0.03, -0.03, -0.03, 0.0),
+             BLACK: (-1.9, -1.9, -1.9, 0.0)}
+    labels = np.array([RED] * 12 + [EMPTY] * 12 + [BLACK] * 12)
+    features = np.stack([np.tile(means[label], (3, 1)) for label in labels])
+    features = features + rng.normal(0, 0.01, features.shape)
+    return learn_colours(config, features, labels)
+
+
+def frame_of(colour: tuple[float, float, float], crosses: list[float]) -> np.ndarray:
+    return np.concatenate([features_of(colour, cross) for cross in crosses])
+
+
+def test_white_tops_on_faint_lines_are_told_from_bare_paper_with_confidence() -> None:
+    # A board a third of the image: its lines show at half contrast (0.5).
+    config = VisionConfig()
+    colours = pale_model(config, 0.5)
+    result = classify(config, colours, frame_of((-0.03, -0.03, -0.03), [0.5, 0.5, 0.5, 0.0]))
+    assert result.labels.tolist() == [EMPTY, EMPTY, EMPTY, RED]
+    assert (result.confidences >= config.confident).all()
+
+
+def test_lines_seen_more_plainly_than_at_calibration_are_bare_paper() -> None:
+    # The start image's spotlight burnt the lines white (0.05); out of its glare they show
+    # plainly: no less bare paper for that.
+    config = VisionConfig()
+    rng = np.random.default_rng(3)
+    means = {EMPTY: (0.0, 0.0, 0.0, 0.05), RED: DARK_RED, BLACK: BLACK_TOP}
+    labels = np.array([RED] * 12 + [EMPTY] * 12 + [BLACK] * 12)
+    features = np.stack([np.tile(means[label], (3, 1)) for label in labels])
+    colours = learn_colours(config, features + rng.normal(0, 0.01, features.shape), labels)
+    result = classify(config, colours, frame_of((0.0, 0.0, 0.0), [1.0, 1.0, 1.0]))
+    assert result.labels.tolist() == [EMPTY] * 3
+    assert (result.confidences >= config.confident).all()

@@ -87,6 +87,8 @@ PALE_BARE_CROSS = 0.4
 """How much more cross the bare points must show at calibration than pieces the paper's
 colour, for them to be told apart (less as the pieces differ in colour): the frames read
 later must show it too (``vision.colour.sharp_level``)."""
+FAINT_LINES = 0.1
+"""Cross feature of the start position's bare points below which the lines hardly show."""
 MARKER_RMS_TOLERANCE = 0.1
 """Largest RMS misfit of the marker corners after fitting the lens, as a share of a marker."""
 TOP_HEIGHTS_MM = (0.0, 2.0, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0)
@@ -311,7 +313,7 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     if np.any(odd):
         raise CalibrationFailed(
             f"the image does not show the start position clearly (odd points: "
-            f"{_names(size, odd)})"
+            f"{_names(size, odd)}){_faint_lines_hint(samples.features, expected)}"
         )
     return colours, triple(paper.chroma), patterns, contrast
 
@@ -406,6 +408,16 @@ def _piece_height(layout: SamplingLayout, model: BoardModel, camera: CameraModel
     return TOP_HEIGHTS_MM[int(close[0])]
 
 
+def _faint_lines_hint(features: np.ndarray, expected: np.ndarray) -> str:
+    """A hint for a refused start position whose bare points show hardly any printed line:
+    a lamp burning the sheet white, or a picture out of focus, not the pieces' fault."""
+    empty = LABELS.index(PointLabel.EMPTY)
+    if float(np.median(features[expected == empty, empty, 3])) >= FAINT_LINES:
+        return ""
+    return ("; the printed lines hardly show: dim or move the lamp over the board, or "
+            "focus the camera")
+
+
 def _names(size: int, mask: np.ndarray) -> str:
     return " ".join(point_name(board_model(size).points[i]) for i in np.flatnonzero(mask))
 
@@ -468,6 +480,7 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
     if np.any(odd):
         raise CalibrationFailed(
             f"the image does not show the start position (odd points: {_names(size, odd)})"
+            f"{_faint_lines_hint(features, expected)}"
         )
 
 

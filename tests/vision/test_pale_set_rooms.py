@@ -1,4 +1,5 @@
-"""Pieces the paper's colour (white, cream) in real rooms: calibrated and read.
+"""Pieces the paper's colour (white, cream) in real rooms: calibrated and read, and the
+printed lines they are told apart by.
 
 Frames from the room renderer (``benchmarks/vision_rooms.py``). A white or cream set is
 told from bare paper mostly by the printed cross it hides, and on a board small in the
@@ -11,10 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import cv2
+import pytest
 
 from controller.reading import BoardReading
-from vision.calibrate import Calibration
+from vision.calibrate import Calibration, calibrate
 from vision.config import VisionConfig
+from vision.errors import CalibrationFailed
 from vision.reader import BoardReader, FrameReading
 
 ROOMS = Path(__file__).parent / "data" / "rooms"
@@ -49,3 +52,12 @@ def test_paper_warmer_in_a_spotlight_is_not_taken_for_a_sleeve(
     frame = read(room_calibration, config, "spotlight-white")
     assert frame.paper_clear
     assert frame.reading == BoardReading.parse("3r2/1b1rb1/5r/r1r1b1/b2b2/r1rrrb")
+
+
+def test_a_start_image_whose_lines_a_spotlight_burnt_white_says_so(
+        config: VisionConfig) -> None:
+    # The spotlight's cone overexposes the middle of the sheet: its lines do not show, and
+    # the refusal says what to change rather than only which points look odd.
+    image = cv2.imread(str(ROOMS / "spotlight-burnt-start.jpg"))
+    with pytest.raises(CalibrationFailed, match="printed lines hardly show: dim or move the lamp"):
+        calibrate(config, image)

@@ -254,22 +254,29 @@ class BoardLink:
                 self.camera = (frame, reading)
             if view is not None:
                 self.camera_view = view
-        for _ in range(ACTIONS_PER_PASS):
-            try:
-                request, future = self._requests.get_nowait()
-            except queue.Empty:
-                break
-            if future.set_running_or_notify_cancel():
-                future.set_result(self._carry_out(request, now))
-        if self._lamp_test is not None:
-            self._step_lamp_test(now)
-        if self.button_test is not None and self.button_test["running"]:
-            self._step_button_test(now)
-        for layer, until in list(self._timed_layers.items()):
-            if now >= until:
-                del self._timed_layers[layer]
-                self.board.hardware.scene.clear(layer)
-        self._publish_state()
+        done: list[tuple[Future[ActionResult], ActionResult]] = []
+        try:
+            for _ in range(ACTIONS_PER_PASS):
+                try:
+                    request, future = self._requests.get_nowait()
+                except queue.Empty:
+                    break
+                if future.set_running_or_notify_cancel():
+                    done.append((future, self._carry_out(request, now)))
+            if self._lamp_test is not None:
+                self._step_lamp_test(now)
+            if self.button_test is not None and self.button_test["running"]:
+                self._step_button_test(now)
+            for layer, until in list(self._timed_layers.items()):
+                if now >= until:
+                    del self._timed_layers[layer]
+                    self.board.hardware.scene.clear(layer)
+            self._publish_state()
+        finally:
+            # Answered only once the state shows them: a page that asks for the state right
+            # after its action was answered sees the action's effect, however busy the loop.
+            for future, result in done:
+                future.set_result(result)
         if self.clock() - self._health_at >= HEALTH_SECONDS:
             self._publish_health(now)
 

@@ -11,6 +11,7 @@ import socket
 import stat
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ from controller.game import Game
 from controller.position import Color
 from controller.variants import Variant
 from firmware.journal import Journal, SessionState
-from firmware.web.link import HEALTH_SECONDS
+from firmware.web.link import HEALTH_SECONDS, ActionName, ActionRequest
 from firmware.web.server import MAX_CONNECTIONS, MAX_PAGES
 from firmware.web.token import BadTokenFile, load_token, token_path
 from hardware.lamps import lamps_for_move
@@ -357,6 +358,19 @@ def test_lamp_test_lights_every_lamp_in_chain_order_and_names_it(board: ServedBo
         link.pump(started + 0.4 * len(chain) + 0.01)
         assert link.lamp_test is None and scene.effects() == []
     board.wait_for(lambda s: s["lamp_test"] is None and not s["lamps"], "the lamps dark again")
+
+
+def test_an_action_is_answered_only_once_the_state_shows_it(board: ServedBoard) -> None:
+    # A page asks for the state as soon as its action is answered: on a busy machine the
+    # loop must not answer first and publish the state a moment later.
+    link = board.link
+    seen: list[dict[str, Any]] = []
+    with board.lock:  # the loop waits: the test runs its pass
+        future = link.submit(ActionRequest(ActionName.MATCH, "Ana,Budi,4"))
+        future.add_done_callback(lambda _: seen.append(json.loads(link.state_json)))
+        link.pump(board.board.t)
+    assert future.result(timeout=0).ok
+    assert seen[0]["match"] is not None and seen[0]["match"]["players"] == ["Ana", "Budi"]
 
 
 def test_match_settings_between_games(board: ServedBoard, tmp_path: Path) -> None:

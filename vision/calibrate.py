@@ -295,14 +295,14 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     paper = check_paper(config, layout, samples, occupied, cover)
     if not paper.is_clear:
         raise CalibrationFailed("something covers the board in the calibration image")
-    _check_start_position(config, samples.features, expected, size)
+    contrast = learn_set_contrast(samples.features, expected)
+    _check_start_position(config, samples.features, expected, size, contrast)
     assert samples.middle_relative is not None
     patterns = {label: triple(np.median(samples.middle_relative[expected == index]
                                         - samples.features[expected == index, index, :3], axis=0))
                 for index, label in enumerate(LABELS) if label in wide}
     colours = learn_colours(config, samples.features, expected)
     reread = classify(config, colours, samples.features)
-    contrast = learn_set_contrast(samples.features, expected)
     # Read as frames will be: glossy pieces the colours leave unsure may be confirmed.
     confidences = reread.confidences if contrast is None else confirmed(
         contrast, samples.features, reread, config.confident)
@@ -423,7 +423,9 @@ def _names(size: int, mask: np.ndarray) -> str:
 
 
 def _check_start_position(config: VisionConfig, features: np.ndarray, expected: np.ndarray,
-                          size: int) -> None:
+                          size: int, contrast: SetContrast | None) -> None:
+    """Raise CalibrationFailed unless every point of ``features`` looks like its label of the
+    start position ``expected``; ``contrast`` is the sets' contrast learned from them."""
     medians = np.stack([np.median(features[expected == i, i], axis=0)
                         for i in range(len(LABELS))])
     empty, red, black = (LABELS.index(label) for label in
@@ -472,7 +474,6 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
     distances[dark_without_cross(config, features), empty] = np.inf
     nearest = distances.argmin(axis=1)
     odd = nearest != expected
-    contrast = learn_set_contrast(features, expected)
     if contrast is not None:
         # A piece nearer the other set's median whose excess says plainly which set it is
         # (a glossy or printed top the lamp lights unevenly) fits the start position.

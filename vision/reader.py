@@ -202,15 +202,17 @@ class BoardReader:
             samples = judged_against_paper(self._layout, samples, maps.cover, occupied)
             result = classify_in_frame(self.config, self.colours, samples.features)
             occupied = result.labels != _EMPTY
+        # Second looks, for frames with an unsure point only (a still, clear board has none).
         if not (result.confidences >= self.config.confident).all():
             levelled = self._cross_at_local_level(samples.features, result)
             if levelled is not None:
                 result = classify_in_frame(self.config, self.colours, levelled)
                 occupied = result.labels != _EMPTY
+            if self.calibration.set_contrast is not None:
+                result = replace(result, confidences=confirmed(
+                    self.calibration.set_contrast, samples.features, result,
+                    self.config.confident))
         self._last_occupied = occupied
-        if self.calibration.set_contrast is not None:
-            result = replace(result, confidences=confirmed(
-                self.calibration.set_contrast, samples.features, result, self.config.confident))
         labels = tuple(LABELS[i] for i in result.labels)
         pieces = self.colours.means[_PIECES, :3]
         pale = np.isin(result.labels, pale_labels(self.config, self.colours))

@@ -16,10 +16,12 @@ It prints per condition: calibrations that succeeded, hand-free frames read
 hand frames read, the median read time per frame and the renderer's median time; then
 the same per piece set (information: the floors are judged per condition).
 
-Then a session under ``window`` light: J moves, each a hand coming in, the board changing
-by one legal move under it and the hand leaving, fed at 10 frames a second through a
-``Stabiliser`` with its default hold; it prints the share of moves confirmed within 1 s
-of the hand leaving and the median latency.
+Then a session under ``window`` light (``--session-condition`` for another): J moves,
+each a hand coming in, the board changing by one legal move under it and the hand
+leaving, fed at 10 frames a second through a ``Stabiliser`` with its default hold and the
+boards the game expects (the position and the position after each legal move, as the
+referee gives them: a doubtful frame that fits one of them counts as it); it prints the
+share of moves confirmed within 1 s of the hand leaving and the median latency.
 
 Floors (exit 1 when one is missed, saying which): no wrong board and no hand frame read
 in any condition; in every ordinary condition calibration succeeds >= 95% and hand-free
@@ -62,7 +64,7 @@ from benchmarks.render_set import (  # noqa: E402
 )
 from controller.geometry import geometry  # noqa: E402
 from controller.movegen import legal_moves, make_move  # noqa: E402
-from controller.position import start_position  # noqa: E402
+from controller.position import Position, start_position  # noqa: E402
 from controller.reading import BoardReading  # noqa: E402
 from vision.calibrate import Calibration, calibrate  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
@@ -238,6 +240,7 @@ def evaluate(setup: Setup, tally: ConditionTally, config: VisionConfig,
 class SessionResult:
     """How the stabilised stream confirmed moves."""
 
+    condition: str = "window"
     moves: int = 0
     confirmed_in_time: int = 0
     wrong: int = 0
@@ -247,12 +250,13 @@ class SessionResult:
 
 
 def session(args: argparse.Namespace, config: VisionConfig) -> SessionResult:
-    """Moves under window light through the stabiliser, at 10 frames a second."""
-    result = SessionResult()
+    """Moves under the session's light through the stabiliser, at 10 frames a second."""
+    result = SessionResult(args.session_condition)
     rng = np.random.default_rng([args.seed, 999])
     calibration = None
     for _ in range(10):  # a setup the vision can calibrate on, or the session cannot start
-        scene = random_room_scene(rng, "window", SIZE, piece_offset=START_OFFSET_PITCHES)
+        scene = random_room_scene(rng, args.session_condition, SIZE,
+                                  piece_offset=START_OFFSET_PITCHES)
         try:
             calibration = calibrate(config, render_room(start_position(SIZE), scene))
             break
@@ -260,22 +264,24 @@ def session(args: argparse.Namespace, config: VisionConfig) -> SessionResult:
             continue
     if calibration is None:
         result.moves = args.moves
-        result.note = "no window setup of 10 could be calibrated"
+        result.note = f"no {args.session_condition} setup of 10 could be calibrated"
         return result
     reader = BoardReader(calibration, config)
     stabiliser = Stabiliser()
     clock = 0.0
+
+    position = start_position(SIZE)
 
     def feed(board: BoardReading, hand: bool) -> BoardReading | None:
         nonlocal clock
         # Pieces nobody touches stay where they are from frame to frame.
         image = render_room(board, next_frame(scene, rng, hand, SIZE, pieces_stay=True))
         frame = reader.read(image)
-        confirmed = stabiliser.feed(clock, frame)
+        confirmed = stabiliser.feed(clock, frame, expected)
         clock += FRAME_SECONDS
         return confirmed
 
-    position = start_position(SIZE)
+    expected = expected_boards(position)
     for _ in range(10):
         feed(BoardReading.of(position), False)
     for _ in range(args.moves):
@@ -283,6 +289,7 @@ def session(args: argparse.Namespace, config: VisionConfig) -> SessionResult:
         if not moves:
             position = start_position(SIZE)
             moves = legal_moves(position)
+        expected = expected_boards(position)
         after = make_move(position, moves[int(rng.integers(len(moves)))])
         result.moves += 1
         for k in range(HAND_FRAMES_PER_MOVE):
@@ -304,6 +311,12 @@ def session(args: argparse.Namespace, config: VisionConfig) -> SessionResult:
             break
         position = after
     return result
+
+
+def expected_boards(position: Position) -> tuple[BoardReading, ...]:
+    """What a referee expects the board to show next (``Referee.expected_boards``)."""
+    return (BoardReading.of(position),
+            *(BoardReading.of(make_move(position, move)) for move in legal_moves(position)))
 
 
 def median_ms(values: list[float]) -> str:
@@ -348,7 +361,8 @@ def report(tallies: dict[str, ConditionTally], look_alike: dict[str, bool],
 
 
 def report_session(result: SessionResult) -> list[str]:
-    print(f"session (window, {result.moves} moves at {1 / FRAME_SECONDS:g} fps, default hold): "
+    print(f"session ({result.condition}, {result.moves} moves at {1 / FRAME_SECONDS:g} fps, "
+          "default hold): "
           f"confirmed within {CONFIRM_WITHIN_SECONDS:g} s of the hand leaving "
           f"{share(result.confirmed_in_time, result.moves)}; median latency "
           f"{statistics.median(result.latencies) if result.latencies else float('nan'):.2f} s; "
@@ -372,6 +386,8 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--frames", type=int, default=10, help="hand-free frames per setup")
     parser.add_argument("--hands", type=int, default=5, help="hand frames per setup")
     parser.add_argument("--moves", type=int, help="moves in the session (default 20)")
+    parser.add_argument("--session-condition", default="window",
+                        help="the room condition of the session (default window)")
     parser.add_argument("--seed", type=int, default=2024)
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--write", type=Path, help="also write every setup to this folder")
@@ -382,6 +398,9 @@ def parse_arguments() -> argparse.Namespace:
     if args.moves is None:
         args.moves = 10 if args.quick else 20
     names = args.conditions.split(",") if args.conditions else list(CONDITIONS)
+    if args.session_condition not in CONDITIONS:
+        parser.error(f"unknown room condition: {args.session_condition!r} (expected one of "
+                     f"{', '.join(CONDITIONS)})")
     unknown = [n for n in names if n not in CONDITIONS and args.renders is None]
     if unknown:
         parser.error(f"unknown room condition: {unknown[0]!r} (expected one of "

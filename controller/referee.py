@@ -148,6 +148,8 @@ class Referee:
     _scored: MatchGame | None = field(default=None, init=False)
     _replay: Replay | None = field(default=None, init=False)
     """The finished game's analysis, once the engine has made it."""
+    _expected: tuple[object, tuple[BoardReading, ...]] | None = field(default=None, init=False)
+    """The boards last expected, and what they were worked out from."""
 
     def __post_init__(self) -> None:
         if self.game is None:
@@ -179,6 +181,29 @@ class Referee:
     def is_computer_turn(self) -> bool:
         """Whether the side to move is the computer's."""
         return self.computer is not None and self.position.turn is self.computer
+
+    def expected_boards(self) -> tuple[BoardReading, ...]:
+        """The boards the camera may show next with nothing amiss: the position as it
+        stands and, while a move is awaited, the position after each legal move (on the
+        computer's turn, after its chosen move only).
+
+        The camera reads a frame it is unsure of as one of them when it fits exactly one
+        (``vision.reader.FrameReading.fitting``); the position itself is among them so that
+        a frame that fits it too is never read as a move.
+        """
+        position = self.position
+        awaited = self.settled and not self.current.is_over
+        key = (position, awaited, self.is_computer_turn, self.computer_move)
+        if self._expected is None or self._expected[0] != key:
+            moves: list[Move] = []
+            if awaited and not self.is_computer_turn:
+                moves = legal_moves(position, self.variant)
+            elif awaited and self.computer_move is not None:
+                moves = [self.computer_move]
+            boards = [BoardReading.of(position)]
+            boards += [BoardReading.of(make_move(position, move)) for move in moves]
+            self._expected = (key, tuple(boards))
+        return self._expected[1]
 
     def handle(self, event: Input) -> list[Decision]:
         """Take one input and return what to do about it."""

@@ -20,7 +20,7 @@ from typing import Any
 
 from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 
-from controller.decisions import BoardSeen, Layer, Sound
+from controller.decisions import Layer, Sound
 from controller.engine.service import BackgroundEngine
 from controller.errors import SurakartaError
 from controller.geometry import point_at, point_name
@@ -255,8 +255,13 @@ class BoardApp:
             self.hardware.scene.clear(TROUBLE_LAYER)
 
     def show_doubt(self, reading: FrameReading, now: float) -> None:
-        """Light the points of a piece set down between two, once the doubt has lasted."""
-        if reading.status is not ReadStatus.DOUBTFUL or not reading.doubtful:
+        """Light the points of a piece set down between two, once the doubt has lasted.
+
+        A frame that fits one of the boards the game expects is read as it (see
+        ``Pipeline.see``): nothing there for the player to put right.
+        """
+        if (reading.status is not ReadStatus.DOUBTFUL or not reading.doubtful
+                or reading.fitting(self.session.referee.expected_boards()) is not None):
             if self._doubt_since is not None:
                 self._doubt_since = None
                 self.hardware.scene.clear(DOUBT_LAYER)
@@ -316,9 +321,7 @@ class BoardApp:
                 self._no_board_since = None
                 self._clear_trouble()
             self.show_doubt(reading, now)
-            stable = self.stabiliser.feed(now, reading)
-            if stable is not None:
-                self.session.feed(BoardSeen(stable), now)
+            self.pipeline.see(now, reading)
         self.pipeline.deliver(now)
         self._show_saves()
         if self.on_step is not None:

@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass
 
-from controller.decisions import Button, Input, Pressed
+from controller.decisions import BoardSeen, Button, Input, Pressed
 from controller.engine.service import EngineService
 from controller.referee import Referee
 from firmware.board import BoardSession, DecisionObserver, EventSink, Outputs
@@ -45,7 +45,7 @@ from firmware.journal import Journal
 from hardware.build import Hardware
 from hardware.buttons import PressHandler
 from vision.calibrate import Calibration
-from vision.reader import BoardReader
+from vision.reader import BoardReader, FrameReading
 from vision.stabiliser import Stabiliser
 
 Service = Callable[["Pipeline"], AbstractContextManager[object]]
@@ -109,6 +109,14 @@ class Pipeline:
     def referee(self) -> Referee:
         """The referee of the session."""
         return self.session.referee
+
+    def see(self, now: float, frame: FrameReading) -> None:
+        """Hand a frame's reading to the stabiliser, with the boards the referee expects
+        (a doubtful frame that fits one of them counts as it), and a board that has just
+        held still to the referee."""
+        stable = self.stabiliser.feed(now, frame, self.referee.expected_boards())
+        if stable is not None:
+            self.session.feed(BoardSeen(stable), now)
 
     def submit(self, event: Input) -> None:
         """Hand an input to the referee at the loop's next step; any thread may call it."""

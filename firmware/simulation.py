@@ -17,7 +17,6 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from controller import Color, Move, Position, Variant, start_position
 from controller.decisions import (
-    BoardSeen,
     Button,
     ComputerChose,
     Decision,
@@ -256,9 +255,7 @@ class Simulation:
     def step(self, frame: FrameReading) -> None:
         """Everything after the camera, at time ``t``: stabilise, referee, engine, buttons,
         lamps (``t`` is left as it is: a caller in real time sets it)."""
-        stable = self.pipeline.stabiliser.feed(self.t, frame)
-        if stable is not None:
-            self.session.feed(BoardSeen(stable), self.t)
+        self.pipeline.see(self.t, frame)
         self.pipeline.deliver(self.t)
         self.refresh_lamps()
         self._report_leds()

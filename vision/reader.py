@@ -16,6 +16,7 @@ change). Stages stay functions of ``(config, ...)``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -74,6 +75,14 @@ LOCAL_CROSS_GAIN = 1.5
 BoardReader._cross_at_local_level)."""
 LOCAL_CROSS_POINTS = 2
 """Least sure bare points within two steps for their level to count."""
+CHOICE_MARGIN = 2.0
+"""How much farther (standard deviations) than its nearest label a label may lie and still
+be one a doubtful point may hold. Measured on room renders (seeds 12, 14, 15, 31, 41 and
+42: 757 points unsure by colour, none farther than CHOICE_OUTLIER from every label): the
+true label was never more than 1.2 farther than the nearest."""
+CHOICE_OUTLIER = 4.0
+"""Distance (standard deviations) to its nearest label beyond which a doubtful point may
+hold nothing known: something else lies on it."""
 _EMPTY = LABELS.index(PointLabel.EMPTY)
 _PIECES = [index for index in range(len(LABELS)) if index != _EMPTY]
 
@@ -108,6 +117,10 @@ class FrameReading:
     """(points, 2) where each point's piece top is in the image, lens included."""
     doubtful: tuple[Point, ...] = ()
     """Points that fit no label well, when the paper round them is clear (``DOUBTFUL``)."""
+    choices: tuple[tuple[PointLabel, ...], ...] = ()
+    """For each doubtful point, in order, the labels it may hold: those its colour fits
+    nearly as well as its best, when only its colour left it unsure; none when something
+    else did (a piece set down between points, a pale piece over another)."""
     paper_clear: bool = False
     """Whether all the bare paper looked like paper."""
     markers_seen: int = 0
@@ -117,6 +130,37 @@ class FrameReading:
     def is_ok(self) -> bool:
         """Whether the frame gave a trustworthy reading."""
         return self.status is ReadStatus.OK
+
+    def fitting(self, boards: Iterable[BoardReading]) -> BoardReading | None:
+        """The one board of ``boards`` a doubtful frame can show, or None.
+
+        A board fits when every sure point holds what was read there and every doubtful
+        point one of its ``choices``. The game knows what the board may show next (the
+        position, or the position after a legal move): a frame left doubtful by a glossy
+        top mirroring a lamp then still shows which, as long as exactly one fits. None
+        when the frame is not doubtful, when a doubtful point has no choices, and when no
+        board or more than one fits.
+        """
+        if (self.status is not ReadStatus.DOUBTFUL or not self.doubtful
+                or len(self.choices) != len(self.doubtful) or not all(self.choices)):
+            return None
+        red = _mask(p for p, label in zip(self.points, self.labels, strict=True)
+                    if label is PointLabel.RED and p not in self.doubtful)
+        black = _mask(p for p, label in zip(self.points, self.labels, strict=True)
+                      if label is PointLabel.BLACK and p not in self.doubtful)
+        doubt = _mask(self.doubtful)
+        found: BoardReading | None = None
+        for board in boards:
+            if (board.size ** 2 != len(self.points)
+                    or (board.red & ~doubt, board.black & ~doubt) != (red, black)):
+                continue
+            if not all(_label_on(board, point) in labels
+                       for point, labels in zip(self.doubtful, self.choices, strict=True)):
+                continue
+            if found is not None and found != board:
+                return None
+            found = board
+        return found
 
     def label_at(self, point: Point) -> PointLabel:
         """The label read on ``point``; raises KeyError when the point was not read."""
@@ -219,15 +263,15 @@ class BoardReader:
         coloured = occupied & ~pale
         paper = check_paper(self.config, self._layout, samples, occupied,
                             maps.cover, pieces, coloured, self._paper_chroma)
-        unsure = result.confidences < self.config.confident
         # A piece set down off its point covers part of this one: never read it as bare.
         assert samples.disc_relative is not None
         covered = piece_share(self.config, self.colours, samples.disc_relative)
-        unsure |= ~occupied & (covered > self.config.bare_piece_share)
-        unsure |= self._pale_over_another(samples, result.labels, pale, covered)
-        unsure |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
-        unsure |= self._pale_on_lines(frame, maps, samples, pale)
-        unsure |= self._split_tops(samples, result)
+        flagged = ~occupied & (covered > self.config.bare_piece_share)
+        flagged |= self._pale_over_another(samples, result.labels, pale, covered)
+        flagged |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
+        flagged |= self._pale_on_lines(frame, maps, samples, pale)
+        flagged |= self._split_tops(samples, result)
+        unsure = flagged | (result.confidences < self.config.confident)
         reading = None
         status = ReadStatus.OCCLUDED
         if paper.is_clear and not unsure.any():
@@ -242,6 +286,8 @@ class BoardReader:
             self._paper_chroma = paper.chroma if self._paper_chroma is None else (
                 (1 - rate) * self._paper_chroma + rate * paper.chroma)
         points = self._model.points
+        doubtful = tuple(p for p, u in zip(points, unsure, strict=True)
+                         if u and status is ReadStatus.DOUBTFUL)
         return FrameReading(
             status=status,
             reading=reading,
@@ -250,8 +296,9 @@ class BoardReader:
             confidences=tuple(float(c) for c in result.confidences),
             homography=pose.homography,
             image_points=pose.image_points,
-            doubtful=tuple(p for p, u in zip(points, unsure, strict=True)
-                           if u and status is ReadStatus.DOUBTFUL),
+            doubtful=doubtful,
+            choices=tuple(() if flagged[i] else _choices(result.distances[i])
+                          for i in map(points.index, doubtful)),
             paper_clear=paper.is_clear,
             markers_seen=location.markers_seen,
         )
@@ -391,3 +438,25 @@ def _board_reading(points: tuple[Point, ...], labels: tuple[PointLabel, ...],
         elif label is PointLabel.BLACK:
             black |= 1 << point
     return BoardReading(red, black, size)
+
+
+def _choices(distances: np.ndarray) -> tuple[PointLabel, ...]:
+    """The labels a point unsure by colour may hold, nearest first (see CHOICE_MARGIN)."""
+    nearest = float(distances.min())
+    if nearest > CHOICE_OUTLIER:
+        return ()
+    return tuple(LABELS[i] for i in np.argsort(distances)
+                 if distances[i] <= nearest + CHOICE_MARGIN)
+
+
+def _mask(points: Iterable[Point]) -> int:
+    mask = 0
+    for point in points:
+        mask |= 1 << point
+    return mask
+
+
+def _label_on(board: BoardReading, point: Point) -> PointLabel:
+    bit = 1 << point
+    return (PointLabel.RED if board.red & bit else
+            PointLabel.BLACK if board.black & bit else PointLabel.EMPTY)

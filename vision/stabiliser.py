@@ -8,9 +8,16 @@ frame for ``hold_seconds``. Any frame that is not OK restarts the wait. A board 
 handed on once; the same board is not repeated until a different one has been
 handed on in between (a hand that passes over the board and leaves it unchanged
 produces nothing).
+
+A doubtful frame (a point or two the colours leave unsure, on clear paper) counts as
+the one board the game expects next that it fits, when it is given the boards the game
+expects (see ``FrameReading.fitting``): a glossy top mirroring a lamp, read unsure in
+every frame, would otherwise hold the game up for as long as it lies there.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 from controller.reading import BoardReading
 from vision.reader import FrameReading
@@ -31,16 +38,23 @@ class Stabiliser:
         self.stable: BoardReading | None = None
         """The last board handed on, or None before the first."""
 
-    def feed(self, time_seconds: float, frame: FrameReading) -> BoardReading | None:
-        """Take one frame read at ``time_seconds``; the board when it has just become stable."""
+    def feed(self, time_seconds: float, frame: FrameReading,
+             expected: Collection[BoardReading] = ()) -> BoardReading | None:
+        """Take one frame read at ``time_seconds``; the board when it has just become stable.
+
+        ``expected`` are the boards the game may show next (the position as it stands,
+        and after each legal move): a doubtful frame that fits exactly one of them counts
+        as that board.
+        """
         if self._last_time is not None and time_seconds < self._last_time:
             raise ValueError(f"time went backwards: {time_seconds!r} < {self._last_time!r}")
         self._last_time = time_seconds
-        if not frame.is_ok or frame.reading is None:
+        board = frame.reading if frame.is_ok else frame.fitting(expected)
+        if board is None:
             self._candidate = None
             return None
-        if frame.reading != self._candidate:
-            self._candidate = frame.reading
+        if board != self._candidate:
+            self._candidate = board
             self._since = time_seconds
         if time_seconds - self._since < self.hold_seconds or self._candidate == self.stable:
             return None

@@ -13,6 +13,7 @@ from controller import (
     Game,
     Variant,
     find_move,
+    legal_moves,
     make_move,
     parse_position,
 )
@@ -441,3 +442,38 @@ def test_against_the_computer_the_colours_swap_between_match_games() -> None:
     referee.handle(Pressed(Button.NEW))
     assert referee.computer is Color.RED and match.player_of(Color.BLACK) == "Ana"
     assert of_type(ready(referee), Think)  # the computer, now red, opens game 2
+
+
+def test_the_boards_expected_next_are_the_position_and_each_legal_move() -> None:
+    # Before the board is set up, only the game's position (nothing else may be fitted to
+    # a doubtful frame); then that position and the position after each legal move.
+    referee = Referee()
+    start = BoardReading.of(start_position())
+    assert referee.expected_boards() == (start,)
+    ready(referee)
+    moves = legal_moves(start_position())
+    expected = referee.expected_boards()
+    assert expected[0] == start and len(expected) == 1 + len(moves)
+    assert BoardReading.of(after(start_position(), "b2-c3")) in expected
+    referee.handle(seen(after(start_position(), "b2-c3")))
+    assert referee.expected_boards()[0] == BoardReading.of(after(start_position(), "b2-c3"))
+    assert BoardReading.of(after(start_position(), "b2-c3", "e5-e4")) in referee.expected_boards()
+
+
+def test_on_the_computers_turn_only_its_chosen_move_is_expected() -> None:
+    referee = Referee(computer=Color.BLACK, level=3)
+    ready(referee)
+    think = of_type(referee.handle(seen(after(start_position(), "b2-b3"))), Think)
+    position = after(start_position(), "b2-b3")
+    assert referee.expected_boards() == (BoardReading.of(position),)
+    referee.handle(EngineAnswered(think[0].request, find_move(position, "e5-e4")))
+    assert referee.expected_boards() == (
+        BoardReading.of(position), BoardReading.of(after(position, "e5-e4")))
+
+
+def test_after_the_game_ends_only_its_last_position_is_expected() -> None:
+    referee = Referee(game=Game(start=parse_position("6/6/6/2b3/b5/rb4 b")))
+    ready(referee)
+    assert len(referee.expected_boards()) > 1
+    assert of_type(play_on_board(referee, "c3-b2"), GameEnded)
+    assert referee.expected_boards() == (BoardReading.of(referee.position),)

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller import Color, Game, Variant, parse_position, start_position
+from controller import BoardReading, Color, Game, Variant, parse_position, start_position
 from firmware.app import TROUBLE_LAYER, BoardApp, StopFlag
 from firmware.config import Config, load_config
 from firmware.journal import Journal, SessionState
@@ -347,6 +347,37 @@ def test_a_piece_between_points_is_lit_once_the_doubt_lasts(tmp_path: Path) -> N
         assert DOUBT_LAYER in app.hardware.scene.layer_names
         app.show_doubt(FrameReading(ReadStatus.OK, None), DOUBT_SECONDS + 0.2)
         assert DOUBT_LAYER not in app.hardware.scene.layer_names, "centred: the lamp goes out"
+    finally:
+        app.close()
+
+
+@pytest.mark.slow
+def test_a_piece_read_from_the_game_is_not_lit_as_doubtful(tmp_path: Path) -> None:
+    # A glossy top on c3 that the colours leave red or black, after c2-c3: only that move
+    # fits, so the board is read and there is nothing for the player to put right.
+    from firmware.app import DOUBT_LAYER, DOUBT_SECONDS
+    from tests.doubtful_frames import doubtful
+    from vision.colour import PointLabel
+
+    clock = FakeClock()
+    app = BoardApp(_config(tmp_path), MockFactory(pin_class=MockPWMPin), clock,
+                   FlakyCameras(["ok"], start_position()))
+    try:
+        for _ in range(5):
+            app.step()
+            clock.now += 0.1
+        assert app.session.referee.settled
+        after = BoardReading.of(parse_position("bbbbbb/bbbbbb/6/2r3/rr1rrr/rrrrrr b"))
+        glared = doubtful(after, {"c3": (PointLabel.BLACK, PointLabel.RED)})
+        app.show_doubt(glared, 0.0)
+        app.show_doubt(glared, DOUBT_SECONDS + 0.1)
+        assert DOUBT_LAYER not in app.hardware.scene.layer_names
+        # The same doubt where no expected board fits (c2 still red) is lit.
+        unfitted = doubtful(BoardReading.of(start_position()), {"c3": (PointLabel.BLACK,
+                                                                      PointLabel.RED)})
+        app.show_doubt(unfitted, DOUBT_SECONDS + 0.2)
+        app.show_doubt(unfitted, 2 * DOUBT_SECONDS + 0.3)
+        assert DOUBT_LAYER in app.hardware.scene.layer_names
     finally:
         app.close()
 

@@ -8,11 +8,13 @@ from typing import Any
 
 import pytest
 
-from controller import Color
+from controller import BoardReading, Color, find_move, make_move, start_position
 from firmware.cli import main
 from firmware.journal import Journal
 from firmware.scenario import BadScenario, parse_scenario
 from firmware.simulation import Simulation, SimulationOptions
+from tests.doubtful_frames import doubtful
+from vision.colour import PointLabel
 
 pytestmark = pytest.mark.usefixtures("calibrations_learnt_once")
 
@@ -183,3 +185,28 @@ def test_a_level_and_mode_change_is_journaled_like_a_move(tmp_path: Path) -> Non
     saved = Journal(tmp_path / "journal.json").load()
     assert saved is not None and (saved.level, saved.computer) == (3, Color.BLACK)
 
+
+
+@pytest.mark.slow
+def test_a_move_the_camera_is_unsure_of_is_accepted_when_only_it_fits() -> None:
+    # A glossy top on c3 mirrors the lamp in every frame: red or black, the colours cannot
+    # say. The board's loop hands the referee's expected boards to the stabiliser, and only
+    # c2-c3 fits; a frame that fits the start position too decides nothing.
+    events: list[dict[str, Any]] = []
+    simulation = Simulation(events.append, SimulationOptions())
+    try:
+        for _ in range(10):
+            simulation.tick()
+        assert simulation.referee.settled
+        after = BoardReading.of(make_move(start_position(), find_move(start_position(), "c2-c3")))
+        either = doubtful(after, {"c2": (PointLabel.EMPTY, PointLabel.RED),
+                                  "c3": (PointLabel.EMPTY, PointLabel.RED)})
+        glared = doubtful(after, {"c3": (PointLabel.BLACK, PointLabel.RED)})
+        for frame in [either] * 10 + [glared] * 10:
+            simulation.step(frame)
+            simulation.t += 0.1
+            if frame is either:
+                assert not of_type(events, "accepted")
+        assert [event["move"] for event in of_type(events, "accepted")] == ["c2-c3"]
+    finally:
+        simulation.close()

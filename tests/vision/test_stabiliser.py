@@ -2,6 +2,8 @@ import pytest
 
 from controller.position import parse_position, start_position
 from controller.reading import BoardReading
+from tests.doubtful_frames import doubtful
+from vision.colour import PointLabel
 from vision.reader import FrameReading, ReadStatus
 from vision.stabiliser import Stabiliser
 
@@ -74,3 +76,49 @@ def test_time_must_not_go_backwards_and_hold_must_not_be_negative() -> None:
         stabiliser.feed(0.5, OCCLUDED)
     with pytest.raises(ValueError):
         Stabiliser(hold_seconds=-1)
+
+
+# -- doubtful frames and the boards the game expects ---------------------------------------
+
+AFTER_C2_C3 = BoardReading.of(parse_position("bbbbbb/bbbbbb/6/2r3/rr1rrr/rrrrrr b"))
+"""The start position after red's c2-c3."""
+AFTER_B2_C3 = BoardReading.of(parse_position("bbbbbb/bbbbbb/6/2r3/r1rrrr/rrrrrr b"))
+"""The start position after red's b2-c3."""
+
+
+EXPECTED = (START, AFTER_C2_C3, AFTER_B2_C3)
+RED_OR_BLACK = (PointLabel.RED, PointLabel.BLACK)
+EMPTY_OR_RED = (PointLabel.EMPTY, PointLabel.RED)
+
+
+def test_a_doubtful_frame_that_fits_one_expected_board_counts_as_it() -> None:
+    # A glossy red top on c3 mirrors the lamp: red or black, the colours cannot say. The
+    # game can: c2 is bare, so only c2-c3 fits.
+    frame = doubtful(AFTER_C2_C3, {"c3": (PointLabel.BLACK, PointLabel.RED)})
+    assert frame.fitting(EXPECTED) == AFTER_C2_C3
+    stabiliser = Stabiliser(hold_seconds=0.3)
+    assert stabiliser.feed(0.0, frame, EXPECTED) is None
+    assert stabiliser.feed(0.3, frame, EXPECTED) == AFTER_C2_C3
+    # Without the expected boards it is held up as before.
+    assert Stabiliser(hold_seconds=0).feed(0.0, frame) is None
+
+
+def test_a_doubtful_frame_that_fits_two_expected_boards_counts_as_neither() -> None:
+    # c2 may be bare or red and c3 bare or red: the start position and c2-c3 both fit.
+    frame = doubtful(AFTER_C2_C3, {"c2": EMPTY_OR_RED, "c3": EMPTY_OR_RED})
+    assert frame.fitting(EXPECTED) is None
+    assert Stabiliser(hold_seconds=0).feed(0.0, frame, EXPECTED) is None
+
+
+def test_a_doubtful_frame_fits_no_board_its_sure_points_or_choices_deny() -> None:
+    # Sure points: b2 bare and c2 red fit only b2-c3, whose c3 must then be red.
+    after_b2 = doubtful(AFTER_B2_C3, {"c3": RED_OR_BLACK})
+    assert after_b2.fitting(EXPECTED) == AFTER_B2_C3
+    assert doubtful(AFTER_B2_C3, {"c3": (PointLabel.BLACK, PointLabel.EMPTY)}).fitting(
+        EXPECTED) is None
+    # A piece set down between points leaves its point without choices: never fitted.
+    between = doubtful(AFTER_C2_C3, {"c3": ()})
+    assert between.fitting(EXPECTED) is None
+    # A frame that is not doubtful (a hand over the board) is never fitted either.
+    assert FrameReading(ReadStatus.OCCLUDED, None).fitting(EXPECTED) is None
+    assert Stabiliser(hold_seconds=0).feed(0.0, OCCLUDED, EXPECTED) is None

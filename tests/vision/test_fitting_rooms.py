@@ -1,0 +1,72 @@
+"""A frame left doubtful by its colours, read as the one board the game expects that fits.
+
+Frames from the room renderer (``benchmarks/vision_rooms.py``): glossy red and black pieces
+that a lamp's glare or a drifting exposure leave between the two sets' colours. Every
+frame of such a still board is doubtful alike, so the game would wait for as long as the
+piece lies there; the game knows which boards may come next, and the sure points and the
+doubtful ones' choices pick one of them, or none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+
+from controller.geometry import parse_point
+from controller.movegen import legal_moves, make_move
+from controller.position import Color, Position, parse_position
+from controller.reading import BoardReading
+from vision.calibrate import Calibration
+from vision.config import VisionConfig
+from vision.reader import BoardReader, FrameReading, ReadStatus
+
+ROOMS = Path(__file__).parent / "data" / "rooms"
+
+Calibrated = Callable[[str], Calibration]
+
+
+def after_each_move(position: Position) -> list[BoardReading]:
+    return [BoardReading.of(make_move(position, move)) for move in legal_moves(position)]
+
+
+def drift_frame(config: VisionConfig, room_calibration: Calibrated) -> FrameReading:
+    # The colours of calibration alone (no set has 37 pieces to fit to the frame): the black
+    # top on f3 lies between the sets' colours.
+    reader = BoardReader(room_calibration("drift-glossy-start.jpg"),
+                         replace(config, frame_fit_pieces=37))
+    return reader.read(cv2.imread(str(ROOMS / "drift-glossy-frame.jpg")))
+
+
+def test_the_move_that_brought_a_doubtful_piece_is_read(
+        config: VisionConfig, room_calibration: Calibrated) -> None:
+    frame = drift_frame(config, room_calibration)
+    assert frame.status is ReadStatus.DOUBTFUL and frame.doubtful == (parse_point("f3", 6),)
+    # Black has just played f2-f3: the referee expects the board before it or after any of
+    # black's moves, and only f2-f3 fits.
+    before = parse_position("rb4/2bb2/bb1b2/4b1/b1b2b/1b1rb1 b")
+    truth = BoardReading.parse("rb4/2bb2/bb1b2/4bb/b1b3/1b1rb1")
+    expected = [BoardReading.of(before), *after_each_move(before)]
+    assert truth in expected
+    assert frame.fitting(expected) == truth
+
+
+def test_a_top_read_as_the_wrong_set_is_never_fitted_to_a_wrong_board(
+        config: VisionConfig, room_calibration: Calibrated) -> None:
+    # Under a pendant lamp two black tops on b1 and c1 turn greyish brown and are read as
+    # red, unsure; the colours leave both sets open to them.
+    truth = parse_position("b5/b1b2b/b2b2/br3b/1r1r2/1bb3 r")
+    calibration = room_calibration("glare-glossy-start.jpg")
+    frame = BoardReader(calibration, config).read(
+        cv2.imread(str(ROOMS / "glare-glossy-frame.jpg")))
+    assert frame.status is ReadStatus.DOUBTFUL
+    assert {parse_point(name, 6) for name in ("b1", "c1")} <= set(frame.doubtful)
+    # Boards one move from the truth (what a referee expects when the board shows a move
+    # it did not expect) never fit: the frame counts as no board at all.
+    for side in (Color.RED, Color.BLACK):
+        assert frame.fitting(after_each_move(truth.with_turn(side))) is None
+    # When the truth is among them, it is the board read.
+    others = after_each_move(truth)
+    assert frame.fitting([*others, BoardReading.of(truth)]) == BoardReading.of(truth)

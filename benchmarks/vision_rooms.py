@@ -2,6 +2,7 @@
 
 Usage: .venv/bin/python benchmarks/vision_rooms.py [--quick] [--conditions a,b] [--setups N]
            [--frames M] [--hands K] [--moves J] [--seed S] [--write DIR | --renders DIR]
+           [--session-condition C] [--colours-alone]
 
 For each room condition (``vision.room_conditions.CONDITIONS``) and each of N setups
 (camera, lens, lights, pieces drawn at random for the condition):
@@ -20,8 +21,9 @@ Then a session under ``window`` light (``--session-condition`` for another): J m
 each a hand coming in, the board changing by one legal move under it and the hand
 leaving, fed at 10 frames a second through a ``Stabiliser`` with its default hold and the
 boards the game expects (the position and the position after each legal move, as the
-referee gives them: a doubtful frame that fits one of them counts as it); it prints the
-share of moves confirmed within 1 s of the hand leaving and the median latency.
+referee gives them: a doubtful frame that fits one of them counts as it; none with
+``--colours-alone``); it prints the share of moves confirmed within 1 s of the hand
+leaving and the median latency.
 
 Floors (exit 1 when one is missed, saying which): no wrong board and no hand frame read
 in any condition; in every ordinary condition calibration succeeds >= 95% and hand-free
@@ -281,7 +283,10 @@ def session(args: argparse.Namespace, config: VisionConfig) -> SessionResult:
         clock += FRAME_SECONDS
         return confirmed
 
-    expected = expected_boards(position)
+    def expected_boards_now(position: Position) -> tuple[BoardReading, ...]:
+        return () if args.colours_alone else expected_boards(position)
+
+    expected = expected_boards_now(position)
     for _ in range(10):
         feed(BoardReading.of(position), False)
     for _ in range(args.moves):
@@ -289,7 +294,7 @@ def session(args: argparse.Namespace, config: VisionConfig) -> SessionResult:
         if not moves:
             position = start_position(SIZE)
             moves = legal_moves(position)
-        expected = expected_boards(position)
+        expected = expected_boards_now(position)
         after = make_move(position, moves[int(rng.integers(len(moves)))])
         result.moves += 1
         for k in range(HAND_FRAMES_PER_MOVE):
@@ -388,6 +393,9 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--moves", type=int, help="moves in the session (default 20)")
     parser.add_argument("--session-condition", default="window",
                         help="the room condition of the session (default window)")
+    parser.add_argument("--colours-alone", action="store_true",
+                        help="give the session's stabiliser no expected boards: doubtful "
+                             "frames are never read (to measure what the game's boards add)")
     parser.add_argument("--seed", type=int, default=2024)
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--write", type=Path, help="also write every setup to this folder")

@@ -75,11 +75,13 @@ LOCAL_CROSS_GAIN = 1.5
 BoardReader._cross_at_local_level)."""
 LOCAL_CROSS_POINTS = 2
 """Least sure bare points within two steps for their level to count."""
-CHOICE_MARGIN = 2.0
+CHOICE_MARGIN = 1.5
 """How much farther (standard deviations) than its nearest label a label may lie and still
 be one a doubtful point may hold. Measured on room renders (seeds 12, 14, 15, 31, 41 and
 42: 757 points unsure by colour, none farther than CHOICE_OUTLIER from every label): the
-true label was never more than 1.2 farther than the nearest."""
+true label was never more than 1.2 farther than the nearest. Each label more a point may
+hold is a board more that may fit: at 2.0, a glared black top read red, unsure, could
+also have been bare, and a frame fitted a capture one move away from the true board."""
 CHOICE_OUTLIER = 4.0
 """Distance (standard deviations) to its nearest label beyond which a doubtful point may
 hold nothing known: something else lies on it."""

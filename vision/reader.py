@@ -299,7 +299,7 @@ class BoardReader:
             homography=pose.homography,
             image_points=pose.image_points,
             doubtful=doubtful,
-            choices=tuple(() if flagged[i] else _choices(result.distances[i])
+            choices=tuple(() if flagged[i] else _choices(result, i)
                           for i in map(points.index, doubtful)),
             paper_clear=paper.is_clear,
             markers_seen=location.markers_seen,
@@ -442,10 +442,16 @@ def _board_reading(points: tuple[Point, ...], labels: tuple[PointLabel, ...],
     return BoardReading(red, black, size)
 
 
-def _choices(distances: np.ndarray) -> tuple[PointLabel, ...]:
-    """The labels a point unsure by colour may hold, nearest first (see CHOICE_MARGIN)."""
+def _choices(result: Classification, point: int) -> tuple[PointLabel, ...]:
+    """The labels a point unsure by colour may hold, nearest first (see CHOICE_MARGIN).
+
+    None when the colour model set the point's confidence to naught by one of its rules
+    (a bare-looking point without the cross the others show, a pale piece in a frame too
+    blurred to show crosses): its colour is then no evidence of what it holds.
+    """
+    distances = result.distances[point]
     nearest = float(distances.min())
-    if nearest > CHOICE_OUTLIER:
+    if nearest > CHOICE_OUTLIER or result.confidences[point] <= 0.0:
         return ()
     return tuple(LABELS[i] for i in np.argsort(distances)
                  if distances[i] <= nearest + CHOICE_MARGIN)

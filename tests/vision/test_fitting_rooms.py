@@ -14,14 +14,17 @@ from dataclasses import replace
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from controller.geometry import parse_point
 from controller.movegen import legal_moves, make_move
 from controller.position import Color, Position, parse_position
 from controller.reading import BoardReading
 from vision.calibrate import Calibration
+from vision.colour import Classification, PointLabel
 from vision.config import VisionConfig
 from vision.reader import BoardReader, FrameReading, ReadStatus
+from vision.reader import _choices as choices_of
 
 ROOMS = Path(__file__).parent / "data" / "rooms"
 
@@ -70,3 +73,15 @@ def test_a_top_read_as_the_wrong_set_is_never_fitted_to_a_wrong_board(
     # When the truth is among them, it is the board read.
     others = after_each_move(truth)
     assert frame.fitting([*others, BoardReading.of(truth)]) == BoardReading.of(truth)
+
+
+def test_a_point_whose_colour_a_rule_set_aside_may_hold_nothing_known() -> None:
+    # Distances (bare, red, black) of three doubtful points: one between the sets, one that
+    # a rule of the colour model set to naught (a bare-looking point without the cross the
+    # others show: a white piece, say), one far from every label.
+    result = Classification(
+        labels=np.array([1, 0, 2]), confidences=np.array([0.6, 0.0, 0.3]),
+        distances=np.array([[4.5, 1.4, 2.2], [0.3, 3.0, 5.0], [6.0, 7.0, 5.5]]))
+    assert choices_of(result, 0) == (PointLabel.RED, PointLabel.BLACK)
+    assert choices_of(result, 1) == ()
+    assert choices_of(result, 2) == ()

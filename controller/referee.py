@@ -193,7 +193,7 @@ class Referee:
         """
         position = self.position
         awaited = self.settled and not self.current.is_over
-        key = (position, awaited, self.is_computer_turn, self.computer_move)
+        key = (position, self.variant, awaited, self.is_computer_turn, self.computer_move)
         if self._expected is None or self._expected[0] != key:
             moves: list[Move] = []
             if awaited and not self.is_computer_turn:

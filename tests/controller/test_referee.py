@@ -477,3 +477,14 @@ def test_after_the_game_ends_only_its_last_position_is_expected() -> None:
     assert len(referee.expected_boards()) > 1
     assert of_type(play_on_board(referee, "c3-b2"), GameEnded)
     assert referee.expected_boards() == (BoardReading.of(referee.position),)
+
+
+def test_the_boards_expected_follow_a_change_of_rules_on_the_same_board() -> None:
+    referee = Referee()
+    ready(referee)
+    standard = referee.expected_boards()
+    referee.handle(SetVariant(Variant.GONU))
+    gonu = [BoardReading.of(make_move(start_position(), move))
+            for move in legal_moves(start_position(), Variant.GONU)]
+    assert referee.expected_boards() == (BoardReading.of(start_position()), *gonu)
+    assert set(gonu) != set(standard[1:])

@@ -282,8 +282,10 @@ class BoardReader:
             status = ReadStatus.OK
         elif paper.is_clear and unsure.sum() <= MAX_DOUBTFUL:
             status = ReadStatus.DOUBTFUL
-        if paper.uniform:
-            # Follow the paper's colour as white balance drifts, from frames where it is plain.
+        if paper.uniform and paper.is_clear:
+            # Follow the paper's colour as white balance drifts, from frames where it is plain
+            # and all of it looks like paper: a hand coming in can swing the white balance
+            # for as long as it is there, and the paper is judged against this colour after.
             rate = self.config.paper_chroma_rate
             self._paper_chroma = paper.chroma if self._paper_chroma is None else (
                 (1 - rate) * self._paper_chroma + rate * paper.chroma)

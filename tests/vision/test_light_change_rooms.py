@@ -60,3 +60,20 @@ def test_pieces_read_unsure_do_not_move_their_sets_colour(
                                         strict=True):
         if label is not LABEL_OF[truth.piece_at(point)]:
             assert confidence < config.confident
+
+
+def test_hand_frames_do_not_teach_the_reader_the_papers_colour(
+        config: VisionConfig, room_calibration: Calibrated) -> None:
+    # A room session under a low lamp (rimmed pieces): a hand and a red sleeve come in and
+    # the camera's white balance swings the paper cooler while they are there. The reader
+    # follows the paper's colour as white balance drifts; it learned it from such frames
+    # too (their paper away from the pieces was plain), and when the hand had gone, the
+    # still board was judged against a paper colour it no longer had: every frame occluded,
+    # and the game stalled. Only frames whose paper all looks like paper teach it now.
+    start = cv2.imread(str(ROOMS / "low-lamp-rimmed-start.jpg"))
+    hand = cv2.imread(str(ROOMS / "low-lamp-rimmed-hand.jpg"))
+    reader = BoardReader(room_calibration("low-lamp-rimmed-start.jpg"), config)
+    assert reader.read(start).status is ReadStatus.OK
+    for _ in range(10):
+        assert reader.read(hand).reading is None
+    assert reader.read(start).status is ReadStatus.OK

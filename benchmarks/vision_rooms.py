@@ -68,6 +68,7 @@ from controller.geometry import geometry  # noqa: E402
 from controller.movegen import legal_moves, make_move  # noqa: E402
 from controller.position import Position, start_position  # noqa: E402
 from controller.reading import BoardReading  # noqa: E402
+from controller.referee import boards_after  # noqa: E402
 from vision.calibrate import Calibration, calibrate  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.errors import CalibrationFailed  # noqa: E402
@@ -330,8 +331,7 @@ def session(args: argparse.Namespace, config: VisionConfig) -> list[SessionResul
 
 def expected_boards(position: Position) -> tuple[BoardReading, ...]:
     """What a referee expects the board to show next (``Referee.expected_boards``)."""
-    return (BoardReading.of(position),
-            *(BoardReading.of(make_move(position, move)) for move in legal_moves(position)))
+    return boards_after(position, legal_moves(position))
 
 
 def median_ms(values: list[float]) -> str:

@@ -115,6 +115,12 @@ def _fits_capture(move: Move, lifted: int, taken: int, placed: int) -> bool:
     )
 
 
+def boards_after(position: Position, moves: list[Move]) -> tuple[BoardReading, ...]:
+    """The board of ``position``, then the board after each of ``moves`` from it."""
+    return (BoardReading.of(position),
+            *(BoardReading.of(make_move(position, move)) for move in moves))
+
+
 @dataclass
 class Referee:
     """Watches one game (or a match) on a physical board."""
@@ -200,9 +206,7 @@ class Referee:
                 moves = legal_moves(position, self.variant)
             elif awaited and self.computer_move is not None:
                 moves = [self.computer_move]
-            boards = [BoardReading.of(position)]
-            boards += [BoardReading.of(make_move(position, move)) for move in moves]
-            self._expected = (key, tuple(boards))
+            self._expected = (key, boards_after(position, moves))
         return self._expected[1]
 
     def handle(self, event: Input) -> list[Decision]:

@@ -19,10 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import Enum
+from math import isqrt
 
 import numpy as np
 
-from controller.geometry import Point
+from controller.geometry import Point, bit
+from controller.position import Color
 from controller.reading import BoardReading
 from vision.calibrate import Calibration
 from vision.camera import CameraModel
@@ -86,6 +88,8 @@ CHOICE_OUTLIER = 4.0
 """Distance (standard deviations) to its nearest label beyond which a doubtful point may
 hold nothing known: something else lies on it."""
 _EMPTY = LABELS.index(PointLabel.EMPTY)
+_LABEL_OF_COLOUR = {Color.RED: PointLabel.RED, Color.BLACK: PointLabel.BLACK,
+                    None: PointLabel.EMPTY}
 _PIECES = [index for index in range(len(LABELS)) if index != _EMPTY]
 
 
@@ -146,17 +150,14 @@ class FrameReading:
         if (self.status is not ReadStatus.DOUBTFUL or not self.doubtful
                 or len(self.choices) != len(self.doubtful) or not all(self.choices)):
             return None
-        red = _mask(p for p, label in zip(self.points, self.labels, strict=True)
-                    if label is PointLabel.RED and p not in self.doubtful)
-        black = _mask(p for p, label in zip(self.points, self.labels, strict=True)
-                      if label is PointLabel.BLACK and p not in self.doubtful)
-        doubt = _mask(self.doubtful)
+        read = _board_reading(self.points, self.labels, isqrt(len(self.points)))
+        sure = ~sum(map(bit, self.doubtful))
         found: BoardReading | None = None
         for board in boards:
-            if (board.size ** 2 != len(self.points)
-                    or (board.red & ~doubt, board.black & ~doubt) != (red, black)):
+            if (board.size != read.size or (board.red & sure, board.black & sure)
+                    != (read.red & sure, read.black & sure)):
                 continue
-            if not all(_label_on(board, point) in labels
+            if not all(_LABEL_OF_COLOUR[board.piece_at(point)] in labels
                        for point, labels in zip(self.doubtful, self.choices, strict=True)):
                 continue
             if found is not None and found != board:
@@ -457,16 +458,3 @@ def _choices(result: Classification, point: int) -> tuple[PointLabel, ...]:
         return ()
     return tuple(LABELS[i] for i in np.argsort(distances)
                  if distances[i] <= nearest + CHOICE_MARGIN)
-
-
-def _mask(points: Iterable[Point]) -> int:
-    mask = 0
-    for point in points:
-        mask |= 1 << point
-    return mask
-
-
-def _label_on(board: BoardReading, point: Point) -> PointLabel:
-    bit = 1 << point
-    return (PointLabel.RED if board.red & bit else
-            PointLabel.BLACK if board.black & bit else PointLabel.EMPTY)

@@ -125,8 +125,9 @@ class FrameReading:
     """Points that fit no label well, when the paper round them is clear (``DOUBTFUL``)."""
     choices: tuple[tuple[PointLabel, ...], ...] = ()
     """For each doubtful point, in order, the labels it may hold: those its colour fits
-    nearly as well as its best, when only its colour left it unsure; none when something
-    else did (a piece set down between points, a pale piece over another)."""
+    nearly as well as its best, when only its colour left it unsure; the two labels the two
+    parts of a split top tell; none when something else did (a piece set down between
+    points, a pale piece over another)."""
     paper_clear: bool = False
     """Whether all the bare paper looked like paper."""
     markers_seen: int = 0
@@ -273,8 +274,10 @@ class BoardReader:
         flagged |= self._pale_over_another(samples, result.labels, pale, covered)
         flagged |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
         flagged |= self._pale_on_lines(frame, maps, samples, pale)
-        flagged |= self._split_tops(samples, result)
-        unsure = flagged | (result.confidences < self.config.confident)
+        # A split top is one of two labels (what its darker part tells, what its median does).
+        told_by_middle = self._split_tops(samples, result)
+        split = told_by_middle != result.labels
+        unsure = flagged | split | (result.confidences < self.config.confident)
         reading = None
         status = ReadStatus.OCCLUDED
         if paper.is_clear and not unsure.any():
@@ -302,7 +305,9 @@ class BoardReader:
             homography=pose.homography,
             image_points=pose.image_points,
             doubtful=doubtful,
-            choices=tuple(() if flagged[i] else _choices(result, i)
+            choices=tuple(() if flagged[i] else
+                          (labels[i], LABELS[told_by_middle[i]]) if split[i] else
+                          _choices(result, i)
                           for i in map(points.index, doubtful)),
             paper_clear=paper.is_clear,
             markers_seen=location.markers_seen,
@@ -397,7 +402,8 @@ class BoardReader:
         return result
 
     def _split_tops(self, samples: BoardSamples, result: Classification) -> np.ndarray:
-        """Pieces whose top's median tells another label than its darker part does.
+        """Each point's label as its top's median tells it, where that differs from the
+        label its darker part tells (``result``'s), else ``result``'s label.
 
         A piece's label is read from the darker part of its top, which leaves glare out;
         seen steeply, a piece set down off its point shows its side or its shadow there
@@ -416,12 +422,12 @@ class BoardReader:
         split: np.ndarray = (labels != _EMPTY) & (np.linalg.norm(
             middles[own, labels] - samples.features[own, labels, :3], axis=1) > SPLIT_TOP)
         if not split.any():
-            return split
+            return labels
         features = samples.features.copy()
         features[:, _PIECES, :3] = middles[:, _PIECES]
         by_middle = classify(self.config, result.model or self.colours, features).labels
-        told_apart: np.ndarray = split & (by_middle != _EMPTY) & (by_middle != labels)
-        return told_apart
+        told_apart = split & (by_middle != _EMPTY)
+        return np.where(told_apart, by_middle, labels)
 
     def _tables(self, camera: CameraModel) -> _PoseTables:
         # They depend on the pose only: a steady camera reuses them.

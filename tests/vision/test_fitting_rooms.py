@@ -75,6 +75,23 @@ def test_a_top_read_as_the_wrong_set_is_never_fitted_to_a_wrong_board(
     assert frame.fitting([*others, BoardReading.of(truth)]) == BoardReading.of(truth)
 
 
+def test_a_split_top_may_hold_what_either_of_its_parts_tells(
+        config: VisionConfig, room_calibration: Calibrated) -> None:
+    # Printed pieces under a low lamp: black has just played e1-d1, and the black top on d1
+    # is split: its darker part tells black, its median (emblem included) red.
+    frame = BoardReader(room_calibration("printed-low-lamp-split-start.jpg"), config).read(
+        cv2.imread(str(ROOMS / "printed-low-lamp-split-frame.jpg")))
+    d1 = parse_point("d1", 6)
+    assert frame.status is ReadStatus.DOUBTFUL and frame.doubtful == (d1,)
+    assert frame.choices == ((PointLabel.BLACK, PointLabel.RED),)
+    before = parse_position("2bbb1/6/2b1b1/brr1b1/3bb1/bb2b1 b")
+    truth = BoardReading.parse("2bbb1/6/2b1b1/brr1b1/3bb1/bb1b2")
+    assert frame.fitting([BoardReading.of(before), *after_each_move(before)]) == truth
+    # A red piece on d1 would have come from a point the frame shows surely.
+    truth_position = parse_position(f"{truth} r")
+    assert frame.fitting(after_each_move(truth_position)) is None
+
+
 def test_a_point_whose_colour_a_rule_set_aside_may_hold_nothing_known() -> None:
     # Distances (bare, red, black) of three doubtful points: one between the sets, one that
     # a rule of the colour model set to naught (a bare-looking point without the cross the

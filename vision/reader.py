@@ -59,6 +59,12 @@ from vision.set_contrast import confirmed
 MAX_DOUBTFUL = 2
 """Most doubtful points on otherwise clear paper for the frame to count as doubtful rather
 than occluded: a piece or two set down between points, not a hand."""
+MAX_DOUBTFUL_BY_COLOUR = 6
+"""Most doubtful points when each was left unsure by its colour alone (each has choices): a
+light that moves a set's colour does so for several pieces at once (the tops under a
+spotlight's cone, glossy tops under a pendant), and the game can still tell which board
+they show. A hand over the board rarely leaves the paper clear, and its points have no
+choices when they fit no label."""
 SPLIT_TOP = 0.2
 """Least difference (log colour) between a top's median and its darker part for the median
 to be read too."""
@@ -278,13 +284,17 @@ class BoardReader:
         told_by_middle = self._split_tops(samples, result)
         split = told_by_middle != result.labels
         unsure = flagged | split | (result.confidences < self.config.confident)
+        # What each unsure point may hold; nothing known when another check flagged it.
+        choices = {i: () if flagged[i] else
+                   (labels[i], LABELS[told_by_middle[i]]) if split[i] else _choices(result, i)
+                   for i in np.flatnonzero(unsure)}
         reading = None
         status = ReadStatus.OCCLUDED
         if paper.is_clear and not unsure.any():
             reading = _board_reading(self._model.points, labels, self._model.size)
             self._adapt(samples.features, result.labels)
             status = ReadStatus.OK
-        elif paper.is_clear and unsure.sum() <= MAX_DOUBTFUL:
+        elif paper.is_clear and _few_enough(list(choices.values())):
             status = ReadStatus.DOUBTFUL
         if paper.uniform and paper.is_clear:
             # Follow the paper's colour as white balance drifts, from frames where it is plain
@@ -294,8 +304,7 @@ class BoardReader:
             self._paper_chroma = paper.chroma if self._paper_chroma is None else (
                 (1 - rate) * self._paper_chroma + rate * paper.chroma)
         points = self._model.points
-        doubtful = tuple(p for p, u in zip(points, unsure, strict=True)
-                         if u and status is ReadStatus.DOUBTFUL)
+        doubtful = sorted(choices) if status is ReadStatus.DOUBTFUL else []
         return FrameReading(
             status=status,
             reading=reading,
@@ -304,11 +313,8 @@ class BoardReader:
             confidences=tuple(float(c) for c in result.confidences),
             homography=pose.homography,
             image_points=pose.image_points,
-            doubtful=doubtful,
-            choices=tuple(() if flagged[i] else
-                          (labels[i], LABELS[told_by_middle[i]]) if split[i] else
-                          _choices(result, i)
-                          for i in map(points.index, doubtful)),
+            doubtful=tuple(points[i] for i in doubtful),
+            choices=tuple(choices[i] for i in doubtful),
             paper_clear=paper.is_clear,
             markers_seen=location.markers_seen,
         )
@@ -449,6 +455,13 @@ def _board_reading(points: tuple[Point, ...], labels: tuple[PointLabel, ...],
         elif label is PointLabel.BLACK:
             black |= 1 << point
     return BoardReading(red, black, size)
+
+
+def _few_enough(choices: list[tuple[PointLabel, ...]]) -> bool:
+    """Whether a frame with these unsure points (each with its choices) is doubtful rather
+    than occluded (see MAX_DOUBTFUL and MAX_DOUBTFUL_BY_COLOUR)."""
+    return len(choices) <= MAX_DOUBTFUL or (
+        len(choices) <= MAX_DOUBTFUL_BY_COLOUR and all(choices))
 
 
 def _choices(result: Classification, point: int) -> tuple[PointLabel, ...]:

@@ -92,6 +92,23 @@ def test_a_split_top_may_hold_what_either_of_its_parts_tells(
     assert frame.fitting(after_each_move(truth_position)) is None
 
 
+def test_a_frame_with_several_pieces_unsure_by_colour_is_read_from_the_game(
+        config: VisionConfig, room_calibration: Calibrated) -> None:
+    # Printed pieces at the edge of a wide lens's view: five tops the colours leave unsure,
+    # each only by its colour. Red has just played d4-d3.
+    frame = BoardReader(room_calibration("printed-wide-glare-start.jpg"), config).read(
+        cv2.imread(str(ROOMS / "printed-wide-glare-frame.jpg")))
+    assert frame.status is ReadStatus.DOUBTFUL
+    assert {parse_point(name, 6) for name in ("b3", "d3", "b5", "f5", "d6")} == \
+        set(frame.doubtful)
+    assert all(frame.choices)
+    before = parse_position("2rbb1/1rbr1r/b2rb1/rr3r/2r1r1/r1r3 r")
+    truth = BoardReading.parse("2rbb1/1rbr1r/b3b1/rr1r1r/2r1r1/r1r3")
+    assert frame.fitting([BoardReading.of(before), *after_each_move(before)]) == truth
+    for side in (Color.RED, Color.BLACK):
+        assert frame.fitting(after_each_move(parse_position(f"{truth} {side.value}"))) is None
+
+
 def test_a_point_whose_colour_a_rule_set_aside_may_hold_nothing_known() -> None:
     # Distances (bare, red, black) of three doubtful points: one between the sets, one that
     # a rule of the colour model set to naught (a bare-looking point without the cross the

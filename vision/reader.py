@@ -287,7 +287,7 @@ class BoardReader:
         # What each unsure point may hold; nothing known when another check flagged it.
         choices = {i: () if flagged[i] else
                    (labels[i], LABELS[told_by_middle[i]]) if split[i] else _choices(result, i)
-                   for i in np.flatnonzero(unsure)}
+                   for i in map(int, np.flatnonzero(unsure))}
         reading = None
         status = ReadStatus.OCCLUDED
         if paper.is_clear and not unsure.any():

@@ -32,6 +32,7 @@ Decisions:
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,6 +44,7 @@ from vision.board_model import BoardModel, board_model, size_of_marker
 from vision.camera import CameraModel, triple
 from vision.colour import (
     LABELS,
+    Classification,
     ColourModel,
     PointLabel,
     classify,
@@ -72,10 +74,12 @@ MIN_LABEL_SEPARATION = 0.3
 """Least distance between the median features of two labels (log paper-relative units)."""
 BRIGHTNESS_WEIGHT = 0.5
 """Weight of brightness against colour when checking the start position's points."""
-MAX_UNSURE_AT_CALIBRATION = 2
+MAX_UNSURE_AT_CALIBRATION = 6
 """Most points of the start position that may be read less than confidently (though rightly)
-by the colours learned from it: a glossy piece or two catching the lamp. Frames later
-showing them so are doubtful, not wrong."""
+by the colours learned from it: glossy tops catching the lamp, printed tops at the edge of a
+spotlight's cone. Frames later showing them so are doubtful, never wrong, and read from the
+game (no more than ``vision.reader.MAX_DOUBTFUL_BY_COLOUR``, or the start position itself
+could not be)."""
 LEAST_CALIBRATION_CONFIDENCE = 0.5
 """Least confidence of those points."""
 CROSS_WEIGHT = 0.5
@@ -308,8 +312,12 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
         contrast, samples.features, reread, config.confident)
     unsure = confidences < config.confident
     odd = (reread.labels != expected) | (confidences < LEAST_CALIBRATION_CONFIDENCE)
-    if unsure.sum() > MAX_UNSURE_AT_CALIBRATION:
-        odd |= unsure
+    if not odd.any() and unsure.sum() > MAX_UNSURE_AT_CALIBRATION:
+        raise CalibrationFailed(
+            f"the pieces are read rightly but not surely (at {_names(size, unsure)}): "
+            f"{_alike(reread, unsure)} look too much alike in this light; use pieces that "
+            "differ more, or light the board more evenly"
+            f"{_faint_lines_hint(samples.features, expected)}")
     if np.any(odd):
         raise CalibrationFailed(
             f"the image does not show the start position clearly (odd points: "
@@ -406,6 +414,17 @@ def _piece_height(layout: SamplingLayout, model: BoardModel, camera: CameraModel
     # The lowest height of a near tie: seen from straight above, height hardly matters.
     close = np.flatnonzero(np.array(spreads) <= min(spreads) * HEIGHT_TIE)
     return TOP_HEIGHTS_MM[int(close[0])]
+
+
+def _alike(result: Classification, unsure: np.ndarray) -> str:
+    """What the ``unsure`` points were most often torn between, in words."""
+    pairs = Counter(frozenset(LABELS[i] for i in np.argsort(distances)[:2])
+                    for distances in result.distances[unsure])
+    pair = pairs.most_common(1)[0][0]
+    if PointLabel.EMPTY not in pair:
+        return "the two sets"
+    (piece,) = pair - {PointLabel.EMPTY}
+    return f"the {piece.name.lower()} pieces and the sheet"
 
 
 def _faint_lines_hint(features: np.ndarray, expected: np.ndarray) -> str:

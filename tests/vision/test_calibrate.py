@@ -199,3 +199,14 @@ def test_pieces_printed_with_a_pattern_calibrate(config: VisionConfig, name: str
     pieces = {Color.RED: PointLabel.RED, Color.BLACK: PointLabel.BLACK, None: PointLabel.EMPTY}
     assert list(frame.labels) == [pieces[start.piece_at(point)] for point in frame.points]
     assert frame.status in (ReadStatus.OK, ReadStatus.DOUBTFUL)
+
+
+def test_sets_read_rightly_but_not_surely_are_refused_with_what_to_change(
+        config: VisionConfig) -> None:
+    # Pale shells against grey pebbles in window light: every piece is read as its own set,
+    # but twelve of them only just; the game could not tell most frames apart.
+    image = cv2.imread(str(Path(__file__).parent / "data" / "rooms"
+                           / "shells-window-unsure-start.jpg"))
+    with pytest.raises(CalibrationFailed, match=r"read rightly but not surely .*the two sets "
+                       r"look too much alike in this light; use pieces that differ more"):
+        calibrate(config, image)

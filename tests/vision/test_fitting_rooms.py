@@ -18,8 +18,9 @@ import numpy as np
 
 from controller.geometry import parse_point
 from controller.movegen import legal_moves, make_move
-from controller.position import Color, Position, parse_position
+from controller.position import Color, Position, parse_position, start_position
 from controller.reading import BoardReading
+from controller.referee import boards_after
 from vision.calibrate import Calibration
 from vision.colour import Classification, PointLabel
 from vision.config import VisionConfig
@@ -107,6 +108,17 @@ def test_a_frame_with_several_pieces_unsure_by_colour_is_read_from_the_game(
     assert frame.fitting([BoardReading.of(before), *after_each_move(before)]) == truth
     for side in (Color.RED, Color.BLACK):
         assert frame.fitting(after_each_move(parse_position(f"{truth} {side.value}"))) is None
+
+
+def test_a_start_position_read_rightly_but_unsurely_calibrates_and_is_read_from_the_game(
+        config: VisionConfig, room_calibration: Calibrated) -> None:
+    # Printed pieces under a spotlight: four tops at the edge of its cone are read as their
+    # own set, but not surely. The board is set up all the same: the game starts.
+    image = cv2.imread(str(ROOMS / "printed-spotlight-unsure-start.jpg"))
+    frame = BoardReader(room_calibration("printed-spotlight-unsure-start.jpg"), config).read(image)
+    assert frame.status is ReadStatus.DOUBTFUL and len(frame.doubtful) > 2
+    start = start_position(6)
+    assert frame.fitting(boards_after(start, legal_moves(start))) == BoardReading.of(start)
 
 
 def test_a_point_whose_colour_a_rule_set_aside_may_hold_nothing_known() -> None:

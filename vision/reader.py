@@ -57,14 +57,15 @@ from vision.sampling import (
 from vision.set_contrast import confirmed
 
 MAX_DOUBTFUL = 2
-"""Most doubtful points on otherwise clear paper for the frame to count as doubtful rather
-than occluded: a piece or two set down between points, not a hand."""
+"""Most doubtful points on otherwise clear paper that may be unsure whether they hold a
+piece at all, for the frame to count as doubtful rather than occluded: a piece or two set
+down between points, not a hand. (A pale hand over pale paper can leave the paper check
+clear, its fingers read as bare paper or a pale piece, unsure.)"""
 MAX_DOUBTFUL_BY_COLOUR = 6
-"""Most doubtful points when each was left unsure by its colour alone (each has choices): a
-light that moves a set's colour does so for several pieces at once (the tops under a
-spotlight's cone, glossy tops under a pendant), and the game can still tell which board
-they show. A hand over the board rarely leaves the paper clear, and its points have no
-choices when they fit no label."""
+"""Most doubtful points in all, when those beyond ``MAX_DOUBTFUL`` surely hold a piece and
+are unsure only of its set: a light that moves a set's colour does so for several pieces at
+once (the tops under a spotlight's cone, glossy tops under a pendant), and the game can
+still tell which board they show."""
 SPLIT_TOP = 0.2
 """Least difference (log colour) between a top's median and its darker part for the median
 to be read too."""
@@ -460,8 +461,8 @@ def _board_reading(points: tuple[Point, ...], labels: tuple[PointLabel, ...],
 def _few_enough(choices: list[tuple[PointLabel, ...]]) -> bool:
     """Whether a frame with these unsure points (each with its choices) is doubtful rather
     than occluded (see MAX_DOUBTFUL and MAX_DOUBTFUL_BY_COLOUR)."""
-    return len(choices) <= MAX_DOUBTFUL or (
-        len(choices) <= MAX_DOUBTFUL_BY_COLOUR and all(choices))
+    maybe_bare = sum(not labels or PointLabel.EMPTY in labels for labels in choices)
+    return maybe_bare <= MAX_DOUBTFUL and len(choices) <= MAX_DOUBTFUL_BY_COLOUR
 
 
 def _choices(result: Classification, point: int) -> tuple[PointLabel, ...]:

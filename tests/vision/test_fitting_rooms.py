@@ -121,6 +121,22 @@ def test_a_start_position_read_rightly_but_unsurely_calibrates_and_is_read_from_
     assert frame.fitting(boards_after(start, legal_moves(start))) == BoardReading.of(start)
 
 
+def test_a_pale_hand_the_paper_check_misses_is_not_read_from_the_game(
+        config: VisionConfig, room_calibration: Calibrated) -> None:
+    # A pale hand over light and dark wood in window light: no paper sample catches it, and
+    # its fingers look like bare paper or a light piece, unsure. Six points unsure whether
+    # they hold a piece at all are a hand, not a light: the frame is occluded, and no board
+    # the game expects can be fitted to it.
+    name = "hand-pale-window-start.jpg"
+    reader = BoardReader(room_calibration(name), config)
+    assert reader.read(cv2.imread(str(ROOMS / name))).is_ok
+    frame = reader.read(cv2.imread(str(ROOMS / "hand-pale-window-frame.jpg")))
+    assert frame.paper_clear
+    assert frame.status is ReadStatus.OCCLUDED and frame.doubtful == ()
+    truth = parse_position("6/rb1r1b/b5/6/r3b1/2b3 r")
+    assert frame.fitting([BoardReading.of(truth), *after_each_move(truth)]) is None
+
+
 def test_a_point_whose_colour_a_rule_set_aside_may_hold_nothing_known() -> None:
     # Distances (bare, red, black) of three doubtful points: one between the sets, one that
     # a rule of the colour model set to naught (a bare-looking point without the cross the

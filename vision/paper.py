@@ -172,6 +172,10 @@ def _leans_to_pieces(config: VisionConfig, offset: np.ndarray, brightness_error:
         hue = colour - colour.mean()
         if np.linalg.norm(hue) < config.coloured_piece:
             continue  # black, grey or white pieces: their colour is the paper's and shadow's
+        if hue @ WARM < 0 and np.linalg.norm(hue - (hue @ WARM) * WARM) < config.coloured_piece:
+            # Grey pieces under a warm lamp look cooler than the paper, along the warm-cool
+            # axis alone, and so does paper in a shadow lit by the room's cooler light.
+            continue
         leans = (error > config.paper_chroma_tolerance / 2) & (
             np.linalg.norm(offset - hue, axis=1) < error)
         darkness = -float(colour.mean())

@@ -1,0 +1,36 @@
+"""A low warm lamp: grey pieces look cooler than the paper, and so do the shadows.
+
+Room renders (``benchmarks/vision_rooms.py``, condition low-lamp) of shells against pebbles
+under a 2700 K lamp low beside the board. Seen against the lamp's warm paper, the pale grey
+shells lean blue along the warm-cool axis alone, as paper in a shadow lit by the room's
+cooler light does: a sample that cool beside a piece is a shadow, not a sleeve the colour
+of the shells.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+
+from controller.movegen import legal_moves
+from controller.position import start_position
+from controller.reading import BoardReading
+from controller.referee import boards_after
+from vision.calibrate import calibrate
+from vision.config import VisionConfig
+from vision.reader import BoardReader, ReadStatus
+
+ROOMS = Path(__file__).parent / "data" / "rooms"
+
+
+def test_a_cool_shadow_beside_grey_pieces_under_a_warm_lamp_is_no_sleeve(
+        config: VisionConfig) -> None:
+    calibration = calibrate(config, cv2.imread(str(ROOMS / "low-lamp-shells-start.jpg")))
+    reader = BoardReader(calibration, config)
+    frame = reader.read(cv2.imread(str(ROOMS / "low-lamp-shells-frame.jpg")))
+    # The still start position: the paper is clear, a shell or two only unsure of its set,
+    # and the game reads the board.
+    assert frame.paper_clear and frame.status is ReadStatus.DOUBTFUL
+    start = start_position(6)
+    assert frame.fitting(boards_after(start, legal_moves(start))) == BoardReading.of(start)

@@ -53,6 +53,7 @@ from vision.colour import (
     piece_cross_floor,
 )
 from vision.config import VisionConfig
+from vision.doubt import choices, few_enough
 from vision.errors import BadCalibration, CalibrationFailed
 from vision.locate import detect_markers, fit_marker_camera, marker_points
 from vision.paper import check_paper
@@ -74,14 +75,8 @@ MIN_LABEL_SEPARATION = 0.3
 """Least distance between the median features of two labels (log paper-relative units)."""
 BRIGHTNESS_WEIGHT = 0.5
 """Weight of brightness against colour when checking the start position's points."""
-MAX_UNSURE_AT_CALIBRATION = 6
-"""Most points of the start position that may be read less than confidently (though rightly)
-by the colours learned from it: glossy tops catching the lamp, printed tops at the edge of a
-spotlight's cone. Frames later showing them so are doubtful, never wrong, and read from the
-game (no more than ``vision.reader.MAX_DOUBTFUL_BY_COLOUR``, or the start position itself
-could not be)."""
 LEAST_CALIBRATION_CONFIDENCE = 0.5
-"""Least confidence of those points."""
+"""Least confidence of a point of the start position, read rightly."""
 CROSS_WEIGHT = 0.5
 """Weight of the cross against colour in that check: a piece set down off its point shows
 part of the cross it stands on."""
@@ -312,7 +307,10 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
         contrast, samples.features, reread, config.confident)
     unsure = confidences < config.confident
     odd = (reread.labels != expected) | (confidences < LEAST_CALIBRATION_CONFIDENCE)
-    if not odd.any() and unsure.sum() > MAX_UNSURE_AT_CALIBRATION:
+    # Points read rightly but unsurely (glossy tops catching the lamp, printed tops at the
+    # edge of a spotlight's cone) are doubtful in frames later, never wrong, and read from
+    # the game: as many as a frame may have, or the start position itself could not be.
+    if not odd.any() and not few_enough([choices(reread, int(i)) for i in np.flatnonzero(unsure)]):
         raise CalibrationFailed(
             f"the pieces are read rightly but not surely (at {_names(size, unsure)}): "
             f"{_alike(reread, unsure)} look too much alike in this light; use pieces that "

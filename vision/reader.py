@@ -41,6 +41,8 @@ from vision.colour import (
     sharp_level,
 )
 from vision.config import VisionConfig
+from vision.doubt import choices as choices_of
+from vision.doubt import few_enough
 from vision.errors import BadImage
 from vision.locate import BoardLocator, LocationStatus
 from vision.paper import check_paper
@@ -56,16 +58,6 @@ from vision.sampling import (
 )
 from vision.set_contrast import confirmed
 
-MAX_DOUBTFUL = 2
-"""Most doubtful points on otherwise clear paper that may be unsure whether they hold a
-piece at all, for the frame to count as doubtful rather than occluded: a piece or two set
-down between points, not a hand. (A pale hand over pale paper can leave the paper check
-clear, its fingers read as bare paper or a pale piece, unsure.)"""
-MAX_DOUBTFUL_BY_COLOUR = 6
-"""Most doubtful points in all, when those beyond ``MAX_DOUBTFUL`` surely hold a piece and
-are unsure only of its set: a light that moves a set's colour does so for several pieces at
-once (the tops under a spotlight's cone, glossy tops under a pendant), and the game can
-still tell which board they show."""
 SPLIT_TOP = 0.2
 """Least difference (log colour) between a top's median and its darker part for the median
 to be read too."""
@@ -84,16 +76,6 @@ LOCAL_CROSS_GAIN = 1.5
 BoardReader._cross_at_local_level)."""
 LOCAL_CROSS_POINTS = 2
 """Least sure bare points within two steps for their level to count."""
-CHOICE_MARGIN = 1.5
-"""How much farther (standard deviations) than its nearest label a label may lie and still
-be one a doubtful point may hold. Measured on room renders (seeds 12, 14, 15, 31, 41 and
-42: 757 points unsure by colour, none farther than CHOICE_OUTLIER from every label): the
-true label was never more than 1.2 farther than the nearest. Each label more a point may
-hold is a board more that may fit: at 2.0, a glared black top read red, unsure, could
-also have been bare, and a frame fitted a capture one move away from the true board."""
-CHOICE_OUTLIER = 4.0
-"""Distance (standard deviations) to its nearest label beyond which a doubtful point may
-hold nothing known: something else lies on it."""
 _EMPTY = LABELS.index(PointLabel.EMPTY)
 _LABEL_OF_COLOUR = {Color.RED: PointLabel.RED, Color.BLACK: PointLabel.BLACK,
                     None: PointLabel.EMPTY}
@@ -287,7 +269,7 @@ class BoardReader:
         unsure = flagged | split | (result.confidences < self.config.confident)
         # What each unsure point may hold; nothing known when another check flagged it.
         choices = {i: () if flagged[i] else
-                   (labels[i], LABELS[told_by_middle[i]]) if split[i] else _choices(result, i)
+                   (labels[i], LABELS[told_by_middle[i]]) if split[i] else choices_of(result, i)
                    for i in map(int, np.flatnonzero(unsure))}
         reading = None
         status = ReadStatus.OCCLUDED
@@ -295,7 +277,7 @@ class BoardReader:
             reading = _board_reading(self._model.points, labels, self._model.size)
             self._adapt(samples.features, result.labels)
             status = ReadStatus.OK
-        elif paper.is_clear and _few_enough(list(choices.values())):
+        elif paper.is_clear and few_enough(list(choices.values())):
             status = ReadStatus.DOUBTFUL
         if paper.uniform and paper.is_clear:
             # Follow the paper's colour as white balance drifts, from frames where it is plain
@@ -456,25 +438,3 @@ def _board_reading(points: tuple[Point, ...], labels: tuple[PointLabel, ...],
         elif label is PointLabel.BLACK:
             black |= 1 << point
     return BoardReading(red, black, size)
-
-
-def _few_enough(choices: list[tuple[PointLabel, ...]]) -> bool:
-    """Whether a frame with these unsure points (each with its choices) is doubtful rather
-    than occluded (see MAX_DOUBTFUL and MAX_DOUBTFUL_BY_COLOUR)."""
-    maybe_bare = sum(not labels or PointLabel.EMPTY in labels for labels in choices)
-    return maybe_bare <= MAX_DOUBTFUL and len(choices) <= MAX_DOUBTFUL_BY_COLOUR
-
-
-def _choices(result: Classification, point: int) -> tuple[PointLabel, ...]:
-    """The labels a point unsure by colour may hold, nearest first (see CHOICE_MARGIN).
-
-    None when the colour model set the point's confidence to naught by one of its rules
-    (a bare-looking point without the cross the others show, a pale piece in a frame too
-    blurred to show crosses): its colour is then no evidence of what it holds.
-    """
-    distances = result.distances[point]
-    nearest = float(distances.min())
-    if nearest > CHOICE_OUTLIER or result.confidences[point] <= 0.0:
-        return ()
-    return tuple(LABELS[i] for i in np.argsort(distances)
-                 if distances[i] <= nearest + CHOICE_MARGIN)

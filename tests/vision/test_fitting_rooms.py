@@ -24,8 +24,8 @@ from controller.referee import boards_after
 from vision.calibrate import Calibration
 from vision.colour import Classification, PointLabel
 from vision.config import VisionConfig
+from vision.doubt import choices as choices_of
 from vision.reader import BoardReader, FrameReading, ReadStatus
-from vision.reader import _choices as choices_of
 
 ROOMS = Path(__file__).parent / "data" / "rooms"
 

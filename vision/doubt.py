@@ -1,0 +1,57 @@
+"""What a doubtful point may hold, and how many doubtful points a frame may have.
+
+A point the colours leave unsure is "doubtful" on otherwise clear paper. The game may
+still read such a frame (``FrameReading.fitting``) when the doubtful points' choices allow
+exactly one of the boards it expects; this module says what those choices are and how many
+doubtful points a frame may have before it counts as occluded. Calibration keeps to the
+same limits, so that a start position it accepts can be read.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.colour import LABELS, Classification, PointLabel
+
+MAX_DOUBTFUL = 2
+"""Most doubtful points on otherwise clear paper that may be unsure whether they hold a
+piece at all, for the frame to count as doubtful rather than occluded: a piece or two set
+down between points, not a hand. (A pale hand over pale paper can leave the paper check
+clear, its fingers read as bare paper or a pale piece, unsure.)"""
+MAX_DOUBTFUL_BY_COLOUR = 6
+"""Most doubtful points in all, when those beyond ``MAX_DOUBTFUL`` surely hold a piece and
+are unsure only of its set: a light that moves a set's colour does so for several pieces at
+once (the tops under a spotlight's cone, glossy tops under a pendant), and the game can
+still tell which board they show."""
+CHOICE_MARGIN = 1.5
+"""How much farther (standard deviations) than its nearest label a label may lie and still
+be one a doubtful point may hold. Measured on room renders (seeds 12, 14, 15, 31, 41 and
+42: 757 points unsure by colour, none farther than CHOICE_OUTLIER from every label): the
+true label was never more than 1.2 farther than the nearest. Each label more a point may
+hold is a board more that may fit: at 2.0, a glared black top read red, unsure, could
+also have been bare, and a frame fitted a capture one move away from the true board."""
+CHOICE_OUTLIER = 4.0
+"""Distance (standard deviations) to its nearest label beyond which a doubtful point may
+hold nothing known: something else lies on it."""
+
+
+def few_enough(choices: list[tuple[PointLabel, ...]]) -> bool:
+    """Whether a frame with these unsure points (each with its choices) is doubtful rather
+    than occluded (see MAX_DOUBTFUL and MAX_DOUBTFUL_BY_COLOUR)."""
+    maybe_bare = sum(not labels or PointLabel.EMPTY in labels for labels in choices)
+    return maybe_bare <= MAX_DOUBTFUL and len(choices) <= MAX_DOUBTFUL_BY_COLOUR
+
+
+def choices(result: Classification, point: int) -> tuple[PointLabel, ...]:
+    """The labels a point unsure by colour may hold, nearest first (see CHOICE_MARGIN).
+
+    None when the colour model set the point's confidence to naught by one of its rules
+    (a bare-looking point without the cross the others show, a pale piece in a frame too
+    blurred to show crosses): its colour is then no evidence of what it holds.
+    """
+    distances = result.distances[point]
+    nearest = float(distances.min())
+    if nearest > CHOICE_OUTLIER or result.confidences[point] <= 0.0:
+        return ()
+    return tuple(LABELS[i] for i in np.argsort(distances)
+                 if distances[i] <= nearest + CHOICE_MARGIN)

@@ -129,10 +129,16 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     warmer = offset @ WARM > warm_allowance
     hue = np.where(tinted & (not moved), config.shadow_chroma_tolerance,
                    config.paper_chroma_tolerance)
+    # Beside a pale piece the colour stays strict (a hand is told from such pieces by its
+    # colour alone), but its shadow, lit by the room's other light, may be warmer by as
+    # much as a coloured piece's may: as much as it is darker, a little at most.
+    beside_pale = near & ~tinted & (not moved)
+    hue_error = np.where(beside_pale, np.linalg.norm(
+        without_warmth(offset, cooler=0.0, warmer=shadow_warmth), axis=1), chroma_error)
     dark = np.where(near, config.near_piece_dark_tolerance, config.paper_dark_tolerance)
     texture = np.where(near, config.near_piece_texture_tolerance, config.paper_texture_tolerance)
     covered = (
-        (chroma_error > hue) | (tinted & warmer)
+        (hue_error > hue) | (tinted & warmer)
         | (brightness_error < -dark)
         | (brightness_error > config.paper_bright_tolerance)
         | (spread > texture)

@@ -37,6 +37,18 @@ def test_white_pieces_on_white_paper_in_window_light_are_read(
     assert frame.reading == BoardReading.parse("6/3rrb/r2r2/2r1r1/r4r/2rb2")
 
 
+def test_white_pieces_shadows_lit_by_the_room_do_not_hide_the_start_position(
+        room_calibration: Callable[[str], Calibration], config: VisionConfig) -> None:
+    # Window light from one side, white and black pieces close to the camera: the white
+    # pieces' shadows, lit by the room's warmer light alone, are warmer than the paper by
+    # about as much as they are darker. The start position the board was calibrated on
+    # is read: the game can begin.
+    name = "window-white-shadows-start.jpg"
+    frame = BoardReader(room_calibration(name), config).read(cv2.imread(str(ROOMS / name)))
+    assert frame.paper_clear
+    assert frame.reading == BoardReading.parse("bbbbbb/bbbbbb/6/6/rrrrrr/rrrrrr")
+
+
 def test_cream_pieces_on_faint_lines_seen_steeply_are_read(
         room_calibration: Callable[[str], Calibration], config: VisionConfig) -> None:
     # 33 degrees of tilt: cream tops a little yellower than the paper, the lines of the far

@@ -10,10 +10,11 @@ Decisions:
   "black"; any two colours that differ from each other and from the paper work.
 - The image must convince before it is used: the paper must be clear, every rank
   must look like what the start position puts there, the three labels must be well
-  apart, and the learned model must read the image back with full confidence.
-  Otherwise calibration fails with a one-line reason instead of storing a model
-  that would misread; two piece sets too alike to tell apart are named as such,
-  with what to change.
+  apart, and the learned model must read the image back rightly, and surely enough
+  that a frame of it can be read (a few pieces unsure only of their set are read from
+  the game: ``vision.doubt``). Otherwise calibration fails with a one-line reason
+  instead of storing a model that would misread; two piece sets too alike to tell
+  apart are named as such, with what to change.
 - A piece set whose tops vary within the small disc each point is read over (a printed
   ring and dot falling in and out of it as pieces stand a little off their points) is
   read over a wider disc instead, when that makes its pieces alike (``wide_tops``).

@@ -58,6 +58,11 @@ from vision.sampling import (
 )
 from vision.set_contrast import confirmed
 
+LIT_PAPER = 0.3
+"""Most a point read as a piece of a set unlike the paper may be brighter (log) than the
+paper round it (see BoardReader._brighter_than_paper). Measured on room renders (seeds 12,
+14, 21, 22): such pieces at most 0.20 brighter (21,790 of them), bare points at most 0.35,
+and the bare point a low lamp lit between the pieces' shadows 0.55."""
 SPLIT_TOP = 0.2
 """Least difference (log colour) between a top's median and its darker part for the median
 to be read too."""
@@ -115,8 +120,9 @@ class FrameReading:
     choices: tuple[tuple[PointLabel, ...], ...] = ()
     """For each doubtful point, in order, the labels it may hold: those its colour fits
     nearly as well as its best, when only its colour left it unsure; the two labels the two
-    parts of a split top tell; none when something else did (a piece set down between
-    points, a pale piece over another)."""
+    parts of a split top tell; its piece or bare paper, for a piece brighter than the paper
+    round it; none when something else did (a piece set down between points, a pale piece
+    over another)."""
     paper_clear: bool = False
     """Whether all the bare paper looked like paper."""
     markers_seen: int = 0
@@ -263,13 +269,15 @@ class BoardReader:
         flagged |= self._pale_over_another(samples, result.labels, pale, covered)
         flagged |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
         flagged |= self._pale_on_lines(frame, maps, samples, pale)
-        # A split top is one of two labels (what its darker part tells, what its median does).
-        told_by_middle = self._split_tops(samples, result)
-        split = told_by_middle != result.labels
-        unsure = flagged | split | (result.confidences < self.config.confident)
+        # A label a point may hold besides the one read: what a split top's median tells, or
+        # bare paper, for a piece brighter than the paper round it.
+        other = np.where(self._brighter_than_paper(samples, result.labels, pale), _EMPTY,
+                         self._split_tops(samples, result))
+        second = other != result.labels
+        unsure = flagged | second | (result.confidences < self.config.confident)
         # What each unsure point may hold; nothing known when another check flagged it.
         choices = {i: () if flagged[i] else
-                   (labels[i], LABELS[told_by_middle[i]]) if split[i] else choices_of(result, i)
+                   (labels[i], LABELS[other[i]]) if second[i] else choices_of(result, i)
                    for i in map(int, np.flatnonzero(unsure))}
         reading = None
         status = ReadStatus.OCCLUDED
@@ -388,6 +396,22 @@ class BoardReader:
         own = self.colours.means[labels, :3].mean(axis=1)
         darker = samples.relative.mean(axis=1) < own - PALE_DARKENED
         result: np.ndarray = pale & darker & (covered > PALE_UNDER_ANOTHER)
+        return result
+
+    def _brighter_than_paper(self, samples: BoardSamples, labels: np.ndarray,
+                             pale: np.ndarray) -> np.ndarray:
+        """Pieces of a set unlike the paper read where the point is brighter than the paper
+        round it (``LIT_PAPER``).
+
+        A point is read against the brighter of the paper samples round it. Under a low
+        lamp the pieces' long shadows can cover all of them while the lamp still lights
+        the point between the pieces: bare paper there, against paper in shadow, is
+        brighter and has the lamp's warmer colour, and its printed lines do not count
+        against the shadow's colour. It was read, surely, as a light wooden top. Such a
+        set's pieces are darker than the paper round them, or hardly brighter.
+        """
+        bare_brightness = samples.features[:, _EMPTY, :3].mean(axis=1)
+        result: np.ndarray = (labels != _EMPTY) & ~pale & (bare_brightness > LIT_PAPER)
         return result
 
     def _split_tops(self, samples: BoardSamples, result: Classification) -> np.ndarray:

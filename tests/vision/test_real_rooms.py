@@ -7,12 +7,14 @@ to a few frames; ``benchmarks/vision_rooms.py`` measures every condition at leng
 
 from __future__ import annotations
 
+import argparse
 import math
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
+from benchmarks.vision_rooms import session
 from controller.geometry import Point, geometry, point_xy
 from controller.position import parse_position, start_position
 from controller.reading import BoardReading
@@ -102,3 +104,15 @@ def test_a_glossy_piece_catching_the_lamp_does_not_stop_calibration() -> None:
     for _ in range(3):
         frame = reader.read(render_room(MIDDLE_GAME, next_frame(scene, rng, False, 6)))
         assert frame.reading in (None, MIDDLE_GAME)
+
+
+@pytest.mark.slow
+def test_bare_paper_a_low_lamp_lights_between_shadows_is_never_read_as_a_piece() -> None:
+    # The room benchmark's session under a low lamp (seed 5), light and dark wood: after
+    # the eleventh move the lamp lights a5 between the long shadows of the pieces round
+    # it. Against the shadowed paper round it that bare point looked like a light wooden
+    # top, read surely, and a board with a piece nobody put there was confirmed.
+    results = session(argparse.Namespace(session_condition="low-lamp", seed=5, moves=12),
+                      VisionConfig())
+    assert [result.wrong for result in results] == [0, 0]
+    assert results[0].confirmed_in_time == results[0].moves == 12

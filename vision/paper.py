@@ -10,11 +10,13 @@ against the board as a whole:
   chromaticity of all paper samples; coloured light shifts every sample alike and
   cancels, skin and sleeves do not. Light of another colour temperature over part of
   the board (a spotlight's cone, a shadow lit by the sky) makes paper cooler, along the
-  warm-cool axis alone: a little of that is allowed, more in a piece's shadow;
+  warm-cool axis alone: a little of that is allowed, more in a piece's shadow (as deep
+  as the shadow is below the lit paper's level);
 - brightness: it must lie near a smooth light field (a quadratic in log brightness
   over the board, fitted robustly so that a few bad samples do not drag it); a
   shadow darkens paper by up to ~0.7 in log units, a dark sleeve or dark skin by
-  more;
+  more. Where the pieces' shadows cover much of the paper (a low lamp) the robust
+  field follows them, so a sample is too bright only above the lit paper's level too;
 - texture: a sample with an edge through it (a finger's outline) is not bare paper.
 
 One bad sample is enough: the frame is occluded. A sample diagonally next to a piece
@@ -102,8 +104,14 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     offset = chroma - median
     uniform = bool((np.linalg.norm(offset[clean], axis=1)
                     <= config.paper_chroma_tolerance / 2).all())
-    brightness_error = brightness - _smooth_field(layout, brightness, clean, judged)
+    field = _smooth_field(layout, brightness, clean, judged)
+    brightness_error = brightness - field
+    # The robust field follows the pieces' shadows where they cover much of the paper (a
+    # low lamp). Against the lit paper's level, lit paper between them is not too bright,
+    # and a shadow is as deep as it is: for how much cooler it may be (skin is never cool).
+    above_lit = brightness - np.maximum(field, _lit_field(layout, brightness, judged, field))
     darkness = np.maximum(-brightness_error, 0.0)
+    shadow_depth = np.maximum(-above_lit, darkness)
     # A hand over much of the board pulls the median towards its own colour. So when the
     # median has left the paper's colour as last seen and the samples do not all agree with
     # it (a new light's colour, or the camera's white balance, moves them all alike), every
@@ -113,7 +121,7 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
         moved = not uniform and float(
             np.linalg.norm(median - paper_chroma)) > config.paper_chroma_drift
         offset = chroma - paper_chroma if moved else without_cool_light(
-            config, offset, darkness, near)
+            config, offset, shadow_depth, near)
     if not moved:
         offset = _without_warm_light(config, offset, brightness_error)
     chroma_error = np.linalg.norm(offset, axis=1)
@@ -140,7 +148,7 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     covered = (
         (hue_error > hue) | (tinted & warmer)
         | (brightness_error < -dark)
-        | (brightness_error > config.paper_bright_tolerance)
+        | (above_lit > config.paper_bright_tolerance)
         | (spread > texture)
         | _leans_to_pieces(config, without_warmth(
             offset, cooler=0.0, warmer=np.where(tinted, shadow_warmth, 0.0)), brightness_error,
@@ -222,3 +230,23 @@ def _smooth_field(layout: SamplingLayout, brightness: np.ndarray,
         residual = (brightness - fitted) / _FIT_SCALE
         weights = judged / (1 + residual * residual)  # Cauchy weights: outliers fade, never flip
     return fitted
+
+
+_SHADOW_WEIGHT = 4.0
+"""How much more a sample darker than the lit field counts as far from it than one brighter."""
+
+
+def _lit_field(layout: SamplingLayout, brightness: np.ndarray, judged: np.ndarray,
+               field: np.ndarray) -> np.ndarray:
+    """The smooth light field ``field`` refitted to the lit paper: samples darker than it
+    weigh little, as shadows only ever darken."""
+    design = _design(layout)
+    for _ in range(_FIT_ROUNDS):
+        residual = (brightness - field) / _FIT_SCALE
+        residual = np.where(residual < 0, _SHADOW_WEIGHT * residual, residual)
+        weights = judged / (1 + residual * residual)
+        weighted = design.T * weights
+        coefficients = np.linalg.solve(weighted @ design + _RIDGE * np.eye(design.shape[1]),
+                                       weighted @ brightness)
+        field = design @ coefficients
+    return field

@@ -34,3 +34,16 @@ def test_a_cool_shadow_beside_grey_pieces_under_a_warm_lamp_is_no_sleeve(
     assert frame.paper_clear and frame.status is ReadStatus.DOUBTFUL
     start = start_position(6)
     assert frame.fitting(boards_after(start, legal_moves(start))) == BoardReading.of(start)
+
+
+def test_deep_cool_shadows_beside_cream_pieces_under_a_low_lamp_leave_the_board_readable(
+        config: VisionConfig) -> None:
+    # Cream and brown pieces under a low lamp: their long shadows cover most of the paper
+    # between them, and are lit by the room's cooler light alone. Against the paper the lamp
+    # lights they are deep, and may be as much cooler.
+    calibration = calibrate(config, cv2.imread(str(ROOMS / "low-lamp-cream-start.jpg")))
+    frame = BoardReader(calibration, config).read(
+        cv2.imread(str(ROOMS / "low-lamp-cream-frame.jpg")))
+    assert frame.paper_clear
+    assert frame.reading == BoardReading.of(start_position(6))
+

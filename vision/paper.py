@@ -221,15 +221,21 @@ def _smooth_field(layout: SamplingLayout, brightness: np.ndarray,
     weights = np.where(trusted, 1.0, 0.2) * judged
     fitted = np.full_like(brightness, np.median(brightness))
     for _ in range(_FIT_ROUNDS):
-        # The weighted normal equations: six unknowns, solved far cheaper than by lstsq;
-        # the tiny ridge keeps them solvable when pieces hide most of a row of samples.
-        weighted = design.T * weights
-        coefficients = np.linalg.solve(weighted @ design + _RIDGE * np.eye(design.shape[1]),
-                                       weighted @ brightness)
-        fitted = design @ coefficients
+        fitted = _weighted_fit(design, brightness, weights)
         residual = (brightness - fitted) / _FIT_SCALE
         weights = judged / (1 + residual * residual)  # Cauchy weights: outliers fade, never flip
     return fitted
+
+
+def _weighted_fit(design: np.ndarray, brightness: np.ndarray, weights: np.ndarray
+                  ) -> np.ndarray:
+    # The weighted normal equations: six unknowns, solved far cheaper than by lstsq;
+    # the tiny ridge keeps them solvable when pieces hide most of a row of samples.
+    weighted = design.T * weights
+    coefficients = np.linalg.solve(weighted @ design + _RIDGE * np.eye(design.shape[1]),
+                                   weighted @ brightness)
+    result: np.ndarray = design @ coefficients
+    return result
 
 
 _SHADOW_WEIGHT = 4.0
@@ -244,9 +250,5 @@ def _lit_field(layout: SamplingLayout, brightness: np.ndarray, judged: np.ndarra
     for _ in range(_FIT_ROUNDS):
         residual = (brightness - field) / _FIT_SCALE
         residual = np.where(residual < 0, _SHADOW_WEIGHT * residual, residual)
-        weights = judged / (1 + residual * residual)
-        weighted = design.T * weights
-        coefficients = np.linalg.solve(weighted @ design + _RIDGE * np.eye(design.shape[1]),
-                                       weighted @ brightness)
-        field = design @ coefficients
+        field = _weighted_fit(design, brightness, judged / (1 + residual * residual))
     return field

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from controller.geometry import geometry, parse_point
-from controller.position import Color
 from controller.reading import BoardReading
 from vision.colour import PointLabel
-from vision.reader import FrameReading, ReadStatus
-
-LABEL_OF = {Color.RED: PointLabel.RED, Color.BLACK: PointLabel.BLACK, None: PointLabel.EMPTY}
+from vision.reader import LABEL_OF_COLOUR, FrameReading, ReadStatus
 
 
 def doubtful(board: BoardReading, choices: dict[str, tuple[PointLabel, ...]]) -> FrameReading:
@@ -16,7 +13,7 @@ def doubtful(board: BoardReading, choices: dict[str, tuple[PointLabel, ...]]) ->
     as their first choice (as on ``board`` when they have none), which may hold any of them."""
     points = geometry(board.size).points
     named = {parse_point(name, board.size): labels for name, labels in choices.items()}
-    labels = tuple((*named.get(p, ()), LABEL_OF[board.piece_at(p)])[0] for p in points)
+    labels = tuple((*named.get(p, ()), LABEL_OF_COLOUR[board.piece_at(p)])[0] for p in points)
     return FrameReading(
         ReadStatus.DOUBTFUL, None, points=points, labels=labels,
         confidences=tuple(0.6 if p in named else 1.0 for p in points),

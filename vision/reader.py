@@ -82,8 +82,9 @@ BoardReader._cross_at_local_level)."""
 LOCAL_CROSS_POINTS = 2
 """Least sure bare points within two steps for their level to count."""
 _EMPTY = LABELS.index(PointLabel.EMPTY)
-_LABEL_OF_COLOUR = {Color.RED: PointLabel.RED, Color.BLACK: PointLabel.BLACK,
-                    None: PointLabel.EMPTY}
+LABEL_OF_COLOUR = {Color.RED: PointLabel.RED, Color.BLACK: PointLabel.BLACK,
+                   None: PointLabel.EMPTY}
+"""The label a point holding a piece of each colour (or none) is read as."""
 _PIECES = [index for index in range(len(LABELS)) if index != _EMPTY]
 
 
@@ -153,7 +154,7 @@ class FrameReading:
             if (board.size != read.size or (board.red & sure, board.black & sure)
                     != (read.red & sure, read.black & sure)):
                 continue
-            if not all(_LABEL_OF_COLOUR[board.piece_at(point)] in labels
+            if not all(LABEL_OF_COLOUR[board.piece_at(point)] in labels
                        for point, labels in zip(self.doubtful, self.choices, strict=True)):
                 continue
             if found is not None and found != board:

@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 
 from controller.geometry import parse_point
-from controller.position import Color, parse_position, start_position
+from controller.position import parse_position, start_position
 from controller.reading import BoardReading
 from vision.board_model import board_model
 from vision.calibrate import Calibration, calibrate, load_calibration, save_calibration
 from vision.colour import PointLabel
 from vision.config import VisionConfig
 from vision.errors import BadCalibration, CalibrationFailed
-from vision.reader import BoardReader, ReadStatus
+from vision.reader import LABEL_OF_COLOUR, BoardReader, ReadStatus
 from vision.render import Pose, RenderOptions, Scene, point_pixels, random_scene, render
 
 
@@ -196,8 +196,7 @@ def test_pieces_printed_with_a_pattern_calibrate(config: VisionConfig, name: str
     # Read as the start position, every point (one may be less than sure: a corner piece
     # whose ring reads as lines).
     start = BoardReading.of(start_position())
-    pieces = {Color.RED: PointLabel.RED, Color.BLACK: PointLabel.BLACK, None: PointLabel.EMPTY}
-    assert list(frame.labels) == [pieces[start.piece_at(point)] for point in frame.points]
+    assert list(frame.labels) == [LABEL_OF_COLOUR[start.piece_at(point)] for point in frame.points]
     assert frame.status in (ReadStatus.OK, ReadStatus.DOUBTFUL)
 
 

@@ -14,16 +14,13 @@ from pathlib import Path
 
 import cv2
 
-from controller.position import Color
 from controller.reading import BoardReading
 from vision.calibrate import Calibration
-from vision.colour import PointLabel
 from vision.config import VisionConfig
-from vision.reader import BoardReader, ReadStatus
+from vision.reader import LABEL_OF_COLOUR, BoardReader, ReadStatus
 
 ROOMS = Path(__file__).parent / "data" / "rooms"
 TRUTH = BoardReading.parse("rb4/2bb2/bb1b2/4bb/b1b3/1b1rb1")
-LABEL_OF = {Color.RED: PointLabel.RED, Color.BLACK: PointLabel.BLACK, None: PointLabel.EMPTY}
 
 
 Calibrated = Callable[[str], Calibration]
@@ -58,7 +55,7 @@ def test_pieces_read_unsure_do_not_move_their_sets_colour(
     assert frame.reading is None
     for point, label, confidence in zip(frame.points, frame.labels, frame.confidences,
                                         strict=True):
-        if label is not LABEL_OF[truth.piece_at(point)]:
+        if label is not LABEL_OF_COLOUR[truth.piece_at(point)]:
             assert confidence < config.confident
 
 

@@ -15,17 +15,14 @@ from pathlib import Path
 import cv2
 import pytest
 
-from controller.position import Color
 from controller.reading import BoardReading
 from vision import register
 from vision.calibrate import calibrate
-from vision.colour import PointLabel
 from vision.config import VisionConfig
-from vision.reader import BoardReader, FrameReading, ReadStatus
+from vision.reader import LABEL_OF_COLOUR, BoardReader, FrameReading, ReadStatus
 
 ROOMS = Path(__file__).parent / "data" / "rooms"
 TRUTH = BoardReading.parse("6/1r4/1rr3/6/3rr1/4r1")
-LABEL_OF = {Color.RED: PointLabel.RED, Color.BLACK: PointLabel.BLACK, None: PointLabel.EMPTY}
 
 
 def read_frame(config: VisionConfig) -> FrameReading:
@@ -46,5 +43,5 @@ def test_white_pieces_are_doubtful_where_the_lens_is_fitted_a_little_off(
     # Whatever is misread is pointed out (or the frame is not read at all): no bare point
     # of the a-file passes for a white piece once the real doubts are cleared.
     misread = {point for point, label in zip(frame.points, frame.labels, strict=True)
-               if label is not LABEL_OF[TRUTH.piece_at(point)]}
+               if label is not LABEL_OF_COLOUR[TRUTH.piece_at(point)]}
     assert frame.status is ReadStatus.OCCLUDED or misread <= set(frame.doubtful)

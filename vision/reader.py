@@ -277,9 +277,10 @@ class BoardReader:
         second = other != result.labels
         unsure = flagged | second | (result.confidences < self.config.confident)
         # What each unsure point may hold; nothing known when another check flagged it.
+        # (Only a frame on clear paper can be doubtful: a hand's frame needs none.)
         choices = {i: () if flagged[i] else
                    (labels[i], LABELS[other[i]]) if second[i] else choices_of(result, i)
-                   for i in map(int, np.flatnonzero(unsure))}
+                   for i in map(int, np.flatnonzero(unsure & paper.is_clear))}
         reading = None
         status = ReadStatus.OCCLUDED
         if paper.is_clear and not unsure.any():

@@ -138,11 +138,29 @@ def test_power_cut_at_a_random_moment_loses_no_accepted_move(tmp_path: Path, see
         assert time.monotonic() < deadline
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
+    # On a busy machine the game may have gone on while we slept: what it printed
+    # before the kill is still in the pipe, and every move in it was accepted too.
+    announced = accepted + _accepted_moves(process.stdout.read())
     state = Journal(journal_path).load()
     assert state is not None, "the journal must survive the kill"
     saved = [move.name for move in state.game.moves]
-    assert saved[: len(accepted)] == accepted
-    assert len(saved) <= len(accepted) + 2
+    assert len(saved) >= len(accepted), "a move the board announced was lost"
+    assert saved == announced[: len(saved)] or saved[:-1] == announced
+    # The journal is written before a move is announced: at most one move ahead.
+    assert len(saved) <= len(announced) + 1
+
+
+def _accepted_moves(output: str) -> list[str]:
+    """The accepted moves in a simulator's event lines; a line cut short by the kill is skipped."""
+    moves = []
+    for line in output.splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if record.get("type") == "accepted":
+            moves.append(record["move"])
+    return moves
 
 
 def test_the_match_survives_in_the_journal(tmp_path: Path) -> None:

@@ -7,11 +7,11 @@ and the "paper" round it are then the same skin. So every paper sample is checke
 against the board as a whole:
 
 - colour: its chromaticity (log colour minus log brightness) must match the median
-  chromaticity of all paper samples; coloured light shifts every sample alike and
-  cancels, skin and sleeves do not. Light of another colour temperature over part of
-  the board (a spotlight's cone, a shadow lit by the sky) makes paper cooler, along the
-  warm-cool axis alone: a little of that is allowed, more in a piece's shadow (as deep
-  as the shadow is below the lit paper's level);
+  chromaticity of the grid's paper samples (not those beyond its sides); coloured light
+  shifts every sample alike and cancels, skin and sleeves do not. Light of another
+  colour temperature over part of the board (a spotlight's cone, a shadow lit by the
+  sky) makes paper cooler, along the warm-cool axis alone: a little of that is allowed,
+  more in a piece's shadow (as deep as the shadow is below the lit paper's level);
 - brightness: it must lie near a smooth light field (a quadratic in log brightness
   over the board, fitted robustly so that a few bad samples do not drag it); a
   shadow darkens paper by up to ~0.7 in log units, a dark sleeve or dark skin by
@@ -98,11 +98,14 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     chroma = logs - brightness[:, None]
     judged = np.ones(len(colours), bool) if usable is None else usable
     clean = judged & ~near
-    # The paper's colour from every sample judged: a hand can be brighter than dim paper,
-    # so the brightest samples alone may be skin; shadows' other colours are allowed below.
-    median = np.median(chroma[judged], axis=0)
+    # The paper's colour from every sample of the grid judged: a hand can be brighter than
+    # dim paper, so the brightest samples alone may be skin; shadows' other colours are
+    # allowed below. Not from the paper beyond the grid's sides: under a hand over most of
+    # the grid, that would put the median halfway between skin and paper, near both.
+    on_grid = judged & layout.on_grid
+    median = np.median(chroma[on_grid if on_grid.any() else judged], axis=0)
     offset = chroma - median
-    uniform = bool((np.linalg.norm(offset[clean], axis=1)
+    uniform = bool((np.linalg.norm(offset[clean & layout.on_grid], axis=1)
                     <= config.paper_chroma_tolerance / 2).all())
     field = _smooth_field(layout, brightness, clean, judged)
     brightness_error = brightness - field

@@ -17,7 +17,9 @@ camera pose, so a wide lens costs nothing per frame.
   printed pattern is read over a wider disc (``wide_point_sample_radius``), chosen
   at calibration: the narrow one falls on the pattern's ring.
 - Paper samples are small discs at the centres of the grid squares (and the half
-  squares round the grid), where nothing is printed and no piece reaches.
+  squares round the grid), where nothing is printed and no piece reaches; and a row
+  beyond each side of the grid, between the loops' ink, half a pitch apart: a finger
+  reaching an edge point from outside may slip between the half squares, not these.
 - Each point is judged relative to the paper around it: its colour divided, channel
   by channel, by the paper samples diagonally next to it (the brighter two of the
   four, since a piece's own shadow may fall on the others). That cancels the colour
@@ -30,6 +32,7 @@ camera pose, so a wide lens costs nothing per frame.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -68,7 +71,10 @@ class SamplingLayout:
     paper_pixels: np.ndarray
     """(cells, m) flat pixel indices of each paper sample."""
     paper_grid: np.ndarray
-    """(cells, 2) grid coordinates of the paper samples (half-integers)."""
+    """(cells, 2) grid coordinates of the paper samples: the half squares of the grid and
+    round it (half-integers), then those beyond the grid's sides (see ``OUTER_DISTANCE``)."""
+    on_grid: np.ndarray
+    """(cells,) True for the half squares, False for the samples beyond the grid."""
     point_cells: np.ndarray
     """(points, 4) indices of the paper samples diagonally next to each point."""
     point_arms: np.ndarray
@@ -117,6 +123,13 @@ def sampling_layout(config: VisionConfig, size: int,
                     for x, y in points]
     cells = [(x - 0.5, y - 0.5) for y in range(size + 1) for x in range(size + 1)]
     paper_samples = [disc(*centre(x, y), config.paper_sample_radius, False) for x, y in cells]
+    # Beyond the grid's edge, between its loops: a finger reaching an edge point from
+    # outside passes there, and may slip between the half squares.
+    loops = _loop_ink(config, size, xs / pitch - margin, size - 1 - (ys / pitch - margin))
+    for x, y in _outer_cells(size):
+        cells.append((x, y))
+        inside = disc(*centre(x, y), OUTER_SAMPLE_RADIUS, False)
+        paper_samples.append(inside[~loops.flat[inside]])
     paper_pixels = _rectangular(paper_samples)
     point_pixels = _rectangular(point_samples)
     wide_pixels = _rectangular(wide_samples)
@@ -137,10 +150,11 @@ def sampling_layout(config: VisionConfig, size: int,
         wide_tops=wide_tops,
         paper_pixels=paper_pixels,
         paper_grid=np.array(cells, np.float64),
+        on_grid=np.arange(len(cells)) < (size + 1) ** 2,
         point_cells=np.array(point_cells, np.intp),
         point_arms=np.array([[_printed_arm(size, x, y, dx, dy) for dx, dy in ARMS]
                              for x, y in points]),
-        cell_neighbours=_cell_neighbours(cells, points),
+        cell_neighbours=_cell_neighbours(cells, points, size),
         point_neighbours=np.array([[points.index((x + dx, y + dy))
                                     if (x + dx, y + dy) in points else len(points)
                                     for dx in range(-2, 3) for dy in range(-2, 3) if dx or dy]
@@ -159,12 +173,50 @@ def _printed_arm(size: int, x: int, y: int, dx: int, dy: int) -> bool:
     return min(line, size - 1 - line) in (1, 2)
 
 
-def _cell_neighbours(cells: list[tuple[float, float]], points: list[tuple[int, int]]
-                     ) -> np.ndarray:
+OUTER_DISTANCE = 0.8
+"""Pitches beyond the grid's outer lines of the paper samples outside the grid."""
+OUTER_SAMPLE_RADIUS = 0.16
+"""Radius (pitches) of those samples before the loops' ink is taken out of them."""
+OUTER_STEP = 0.5
+"""Pitches between them along each side: narrower than a finger."""
+
+
+def _outer_cells(size: int) -> list[tuple[float, float]]:
+    """Grid coordinates of the paper samples beyond each side of the grid."""
+    along = [OUTER_STEP * i for i in range(round((size - 1) / OUTER_STEP) + 1)]
+    far = size - 1 + OUTER_DISTANCE
+    return ([(-OUTER_DISTANCE, t) for t in along] + [(far, t) for t in along]
+            + [(t, -OUTER_DISTANCE) for t in along] + [(t, far) for t in along])
+
+
+def _loop_ink(config: VisionConfig, size: int, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Which pixels (grid coordinates ``x``, ``y``) lie on or beside a printed loop: arcs
+    round the corner points through the second and third lines from each side."""
+    radii = {min(line, size - 1 - line) for line in range(size)} & {1, 2}
+    ink = np.zeros(x.shape, bool)
+    for corner_x in (0, size - 1):
+        for corner_y in (0, size - 1):
+            distance = np.hypot(x - corner_x, y - corner_y)
+            for radius in radii:
+                ink |= np.abs(distance - radius) < config.line_clearance
+    return ink
+
+
+def _cell_neighbours(cells: list[tuple[float, float]], points: list[tuple[int, int]],
+                     size: int) -> np.ndarray:
+    """(cells, 4) the points each paper sample lies next to (the number of points where
+    there is none): diagonally for a half square; beyond the grid, the edge points nearest
+    it, whose pieces' shadows may reach it."""
     index = {point: i for i, point in enumerate(points)}
     table = np.full((len(cells), 4), len(points), np.intp)
     for cell, (x, y) in enumerate(cells):
-        around = [(round(x + dx), round(y + dy)) for dx in (-0.5, 0.5) for dy in (-0.5, 0.5)]
+        if min(x, y) < -0.5 or max(x, y) > size - 0.5:
+            edge_x, edge_y = min(max(x, 0.0), size - 1.0), min(max(y, 0.0), size - 1.0)
+            nearest = {(math.floor(edge_x), math.floor(edge_y)),
+                       (math.ceil(edge_x), math.ceil(edge_y))}
+            around = sorted(nearest)
+        else:
+            around = [(round(x + dx), round(y + dy)) for dx in (-0.5, 0.5) for dy in (-0.5, 0.5)]
         for slot, point in enumerate(around):
             table[cell, slot] = index.get(point, len(points))
     return table

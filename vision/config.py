@@ -114,8 +114,9 @@ class VisionConfig:
     """Least colour (chroma, log units) of a piece set for bare paper leaning towards it to
     count as covered."""
     dark_piece: float = 0.7
-    """Darkness (log units below the paper) beyond which paper must be dark too to count as
-    leaning towards a piece set's colour (see ``vision.paper``)."""
+    """Darkness (log units below the paper) of a dark piece set: paper must be dark too to
+    count as leaning towards its colour (see ``vision.paper``), and a piece of it with the
+    paper's colour is unsure (see ``BoardReader``)."""
     shadow_chroma_tolerance: float = 0.6
     """Most a paper sample next to a piece may differ in colour from the lit paper: its
     shadow, lit by the room's other lights."""

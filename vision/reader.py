@@ -269,6 +269,7 @@ class BoardReader:
         flagged = ~occupied & (covered > self.config.bare_piece_share)
         flagged |= self._pale_over_another(samples, result.labels, pale, covered)
         flagged |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
+        flagged |= self._paper_coloured(samples.features, result.labels, pale)
         flagged |= self._pale_on_lines(frame, maps, samples, pale)
         # A label a point may hold besides the one read: what a split top's median tells, or
         # bare paper, for a piece brighter than the paper round it.
@@ -354,6 +355,25 @@ class BoardReader:
         self._frames_adapted += 1
         if self._frames_adapted >= ADAPTED_FRAMES:
             self.colours, self._frames_adapted = self._adapting, 0
+
+    def _paper_coloured(self, features: np.ndarray, labels: np.ndarray, pale: np.ndarray
+                        ) -> np.ndarray:
+        """Pieces of a dark set read where the colour is the paper's.
+
+        Only the missing cross says such a point is no bare paper, and the colour model's
+        wide spread of a glossy set (its tops may mirror the lamp) then makes it that set's:
+        a hand over the grid in a warm light, where skin and paper alike reach the sensor's
+        ceiling in red, read as glossy red tops. A top mirroring the lamp whole looks the
+        same, and nothing in the frame tells which it is. ``pale`` as above; a dark set is
+        ``dark_piece`` darker than the paper.
+        """
+        points = np.arange(len(labels))
+        paper = self.colours.means[_EMPTY, :3]
+        own = np.linalg.norm(features[points, labels, :3] - paper, axis=1)
+        dark = (paper.mean() - self.colours.means[:, :3].mean(axis=1)) > self.config.dark_piece
+        result: np.ndarray = ((labels != _EMPTY) & ~pale & dark[labels]
+                              & (own < self.config.pale_piece))
+        return result
 
     def _unconfirmed_pale(self, labels: np.ndarray, pale: np.ndarray, cross: np.ndarray
                           ) -> np.ndarray:

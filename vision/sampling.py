@@ -125,11 +125,16 @@ def sampling_layout(config: VisionConfig, size: int,
     paper_samples = [disc(*centre(x, y), config.paper_sample_radius, False) for x, y in cells]
     # Beyond the grid's edge, between its loops: a finger reaching an edge point from
     # outside passes there, and may slip between the half squares.
-    loops = _loop_ink(config, size, xs / pitch - margin, size - 1 - (ys / pitch - margin))
+    # Where a loop leaves too little paper (beside its arc near a corner), no sample: the
+    # half squares there are as near the grid's edge.
+    loops = _loop_ink(size, xs / pitch - margin, size - 1 - (ys / pitch - margin))
+    enough = min(len(sample) for sample in paper_samples)
     for x, y in _outer_cells(size):
-        cells.append((x, y))
         inside = disc(*centre(x, y), OUTER_SAMPLE_RADIUS, False)
-        paper_samples.append(inside[~loops.flat[inside]])
+        paper = inside[~loops.flat[inside]]
+        if len(paper) >= enough:
+            cells.append((x, y))
+            paper_samples.append(paper)
     paper_pixels = _rectangular(paper_samples)
     point_pixels = _rectangular(point_samples)
     wide_pixels = _rectangular(wide_samples)
@@ -175,8 +180,11 @@ def _printed_arm(size: int, x: int, y: int, dx: int, dy: int) -> bool:
 
 OUTER_DISTANCE = 0.8
 """Pitches beyond the grid's outer lines of the paper samples outside the grid."""
-OUTER_SAMPLE_RADIUS = 0.16
+OUTER_SAMPLE_RADIUS = 0.2
 """Radius (pitches) of those samples before the loops' ink is taken out of them."""
+LOOP_CLEARANCE = 0.12
+"""Pitches from a loop's arc inside which no pixel is paper: the arc's own width, blur and
+the lens fit's error."""
 OUTER_STEP = 0.5
 """Pitches between them along each side: narrower than a finger."""
 
@@ -189,7 +197,7 @@ def _outer_cells(size: int) -> list[tuple[float, float]]:
             + [(t, -OUTER_DISTANCE) for t in along] + [(t, far) for t in along])
 
 
-def _loop_ink(config: VisionConfig, size: int, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _loop_ink(size: int, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Which pixels (grid coordinates ``x``, ``y``) lie on or beside a printed loop: arcs
     round the corner points through the second and third lines from each side."""
     radii = {min(line, size - 1 - line) for line in range(size)} & {1, 2}
@@ -198,7 +206,7 @@ def _loop_ink(config: VisionConfig, size: int, x: np.ndarray, y: np.ndarray) -> 
         for corner_y in (0, size - 1):
             distance = np.hypot(x - corner_x, y - corner_y)
             for radius in radii:
-                ink |= np.abs(distance - radius) < config.line_clearance
+                ink |= np.abs(distance - radius) < LOOP_CLEARANCE
     return ink
 
 

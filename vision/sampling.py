@@ -124,9 +124,9 @@ def sampling_layout(config: VisionConfig, size: int,
     cells = [(x - 0.5, y - 0.5) for y in range(size + 1) for x in range(size + 1)]
     paper_samples = [disc(*centre(x, y), config.paper_sample_radius, False) for x, y in cells]
     # Beyond the grid's edge, between its loops: a finger reaching an edge point from
-    # outside passes there, and may slip between the half squares.
-    # Where a loop leaves too little paper (beside its arc near a corner), no sample: the
-    # half squares there are as near the grid's edge.
+    # outside passes there, and may slip between the half squares. Where a loop leaves too
+    # little paper (beside the inner loop near a corner) there is none: the half squares
+    # there are as near the grid's edge.
     loops = _loop_ink(size, xs / pitch - margin, size - 1 - (ys / pitch - margin))
     enough = min(len(sample) for sample in paper_samples)
     for x, y in _outer_cells(size):

@@ -41,6 +41,8 @@ import cv2
 import numpy as np
 
 from controller.geometry import point_name, point_xy
+from controller.position import start_position
+from controller.reading import BoardReading
 from vision.board_model import BoardModel, board_model, size_of_marker
 from vision.camera import CameraModel, triple
 from vision.colour import (
@@ -279,7 +281,39 @@ def calibrate(
         learned = _learn(config, size, samples, maps.cover, expected, frozenset())
     colours, paper_chroma, patterns, contrast = learned
     stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
-    return Calibration(size, camera, colours, stored, top, paper_chroma, patterns, contrast)
+    calibration = Calibration(size, camera, colours, stored, top, paper_chroma, patterns,
+                              contrast)
+    _check_read_as_start(config, calibration, image)
+    return calibration
+
+
+def _check_read_as_start(config: VisionConfig, calibration: Calibration,
+                         image: np.ndarray) -> None:
+    """Raise CalibrationFailed unless the reader, with ``calibration``, reads ``image`` as the
+    start position, as the game will when it begins: the reader judges more than the start
+    position's check does (paper beyond the grid, a piece brighter than the paper round it),
+    and a calibration whose own image it cannot read would leave the game waiting for ever.
+    """
+    # The reader is built on a calibration, so it is imported here, when one exists.
+    from vision.reader import BoardReader
+
+    frame = BoardReader(calibration, config).read(image)
+    start = BoardReading.of(start_position(calibration.size))
+    if frame.reading == start or frame.fitting([start]) == start:
+        return
+    if frame.reading is not None:
+        odd = (frame.reading.red ^ start.red) | (frame.reading.black ^ start.black)
+        names = " ".join(point_name(p) for p in frame.points if odd >> p & 1)
+        raise CalibrationFailed(
+            f"the image does not show the start position (odd points: {names})")
+    if not frame.paper_clear:
+        raise CalibrationFailed(
+            "something covers the board in the calibration image, or its light makes the "
+            "sheet look like the pieces: clear the board, or light it more evenly")
+    raise CalibrationFailed(
+        "the pieces are read rightly but not surely: the light over the board is too uneven "
+        "for the sets to be told apart everywhere; light the board more evenly, or use "
+        "pieces that differ more")
 
 
 def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+import pytest
 
 from controller.movegen import legal_moves
 from controller.position import start_position
@@ -19,6 +20,7 @@ from controller.reading import BoardReading
 from controller.referee import boards_after
 from vision.calibrate import calibrate
 from vision.config import VisionConfig
+from vision.errors import CalibrationFailed
 from vision.reader import BoardReader, ReadStatus
 
 ROOMS = Path(__file__).parent / "data" / "rooms"
@@ -47,3 +49,18 @@ def test_deep_cool_shadows_beside_cream_pieces_under_a_low_lamp_leave_the_board_
     assert frame.paper_clear
     assert frame.reading == BoardReading.of(start_position(6))
 
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    # The reader finds the warm paper between cream pieces leaning to their colour.
+    ("low-lamp-cream-unread-start.jpg", "light makes the sheet look like the pieces"),
+    # The reader finds more cream pieces unsure than a frame may have.
+    ("low-lamp-cream-unsure-start.jpg", "read rightly but not surely"),
+])
+def test_a_start_position_the_game_could_not_read_is_refused_at_calibration(
+        config: VisionConfig, name: str, message: str) -> None:
+    # Cream against brown under a low lamp: the start position's own check passes, but the
+    # game, reading the same image as it begins, would wait for ever for the start position.
+    image = cv2.imread(str(ROOMS / name))
+    with pytest.raises(CalibrationFailed, match=message):
+        calibrate(config, image)

@@ -84,6 +84,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     ``paper_chroma`` is the paper's chroma when last seen clear: cooler light over part of
     the board is allowed only while the samples' median still has it, for a hand over most
     of the board makes its own colour the median, and the paper beside it looks cooler.
+    At calibration there is none, and none is needed: a hand over most of the grid covers
+    pieces of the start position, which are then not read as the start position's.
     """
     colours, spread, usable = samples.paper_colours, samples.paper_spread, None
     near = np.zeros(len(colours), bool)
@@ -119,12 +121,10 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     # median has left the paper's colour as last seen and the samples do not all agree with
     # it (a new light's colour, or the camera's white balance, moves them all alike), every
     # sample is judged against the paper as last seen, strictly: a hand stays a hand.
-    moved = False
-    if paper_chroma is not None:
-        moved = not uniform and float(
-            np.linalg.norm(median - paper_chroma)) > config.paper_chroma_drift
-        offset = chroma - paper_chroma if moved else without_cool_light(
-            config, offset, shadow_depth, near)
+    moved = paper_chroma is not None and not uniform and float(
+        np.linalg.norm(median - paper_chroma)) > config.paper_chroma_drift
+    offset = chroma - paper_chroma if moved else without_cool_light(
+        config, offset, shadow_depth, near)
     if not moved:
         offset = _without_warm_light(config, offset, brightness_error)
     chroma_error = np.linalg.norm(offset, axis=1)

@@ -56,7 +56,7 @@ from vision.sampling import (
     view_maps,
     wide_cross,
 )
-from vision.set_contrast import confirmed
+from vision.set_contrast import confirmed, disputed
 
 LIT_PAPER = 0.3
 """Most a point read as a piece of a set unlike the paper may be brighter (log) than the
@@ -256,6 +256,9 @@ class BoardReader:
                 result = replace(result, confidences=confirmed(
                     self.calibration.set_contrast, samples.features, result,
                     self.config.confident))
+        if self.calibration.set_contrast is not None:
+            result = replace(result, confidences=disputed(
+                self.calibration.set_contrast, samples.features, result))
         self._last_occupied = occupied
         labels = tuple(LABELS[i] for i in result.labels)
         pieces = self.colours.means[_PIECES, :3]

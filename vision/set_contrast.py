@@ -13,10 +13,12 @@ Decisions:
   The excess is a second, narrower witness for that one question, red or black: learned
   at calibration as the line between the two sets' median excesses, the middle of that
   line, and how far the start position's pieces spread along it.
-- It only ever confirms: a point the colour model reads as a piece, plainly not bare, and
-  no outlier, whose excess lies on its own set's side of the middle by at least
-  ``SURE_SPREADS`` spreads is sure. It never changes a label, and it is not used at all
-  when the start position's two sets are not ``APART_SPREADS`` apart along the line.
+- It confirms: a point the colour model reads as a piece, plainly not bare, and no
+  outlier, whose excess lies on its own set's side of the middle by at least
+  ``SURE_SPREADS`` spreads is sure. It disputes: a piece whose excess lies on the other
+  set's side as far as that set's median lies at least (``APART_SPREADS``) is unsure. It
+  never changes a label, and it is not used at all when the start position's two sets
+  are not ``APART_SPREADS`` apart along the line.
 """
 
 from __future__ import annotations
@@ -124,3 +126,23 @@ def on_own_side(contrast: SetContrast, features: np.ndarray, labels: np.ndarray)
     side = np.where(labels == _RED, 1.0, -1.0) * (along - contrast.middle) / contrast.spread
     result: np.ndarray = (labels != _EMPTY) & (side >= SURE_SPREADS)
     return result
+
+
+DISPUTED = 0.5
+"""Confidence left to a piece whose excess lies on the other set's side of the middle."""
+
+
+def disputed(contrast: SetContrast, features: np.ndarray, result: Classification
+             ) -> np.ndarray:
+    """(points,) the confidences of ``result``, lowered to DISPUTED where a piece's excess lies
+    on the other set's side of the middle as far as that set's median must (APART_SPREADS):
+    a black top greyed by a lamp's glare can be nearer the red set's wide colour than the
+    black's, but it has no red excess."""
+    labels = result.labels
+    points = np.arange(len(labels))
+    along = excess(features[points, labels]) @ np.asarray(contrast.axis)
+    side = np.where(labels == _RED, 1.0, -1.0) * (along - contrast.middle) / contrast.spread
+    other = (labels != _EMPTY) & (side <= -APART_SPREADS)
+    confidences: np.ndarray = np.where(other, np.minimum(result.confidences, DISPUTED),
+                                       result.confidences)
+    return confidences

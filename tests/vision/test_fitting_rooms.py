@@ -147,3 +147,17 @@ def test_a_point_whose_colour_a_rule_set_aside_may_hold_nothing_known() -> None:
     assert choices_of(result, 0) == (PointLabel.RED, PointLabel.BLACK)
     assert choices_of(result, 1) == ()
     assert choices_of(result, 2) == ()
+
+
+def test_a_black_top_greyed_by_glare_is_never_read_as_red(
+        config: VisionConfig, room_calibration: Calibrated) -> None:
+    # A black glossy top on a2 under a pendant lamp, greyed by its glare, is nearer the red
+    # set's wide colour than the black's (it was read as red, sure). It has no red excess,
+    # as a red top keeps whatever the glare: the sets' contrast disputes it.
+    reader = BoardReader(room_calibration("glared-black-start.jpg"), config)
+    frame = reader.read(cv2.imread(str(ROOMS / "glared-black-frame.jpg")))
+    truth = BoardReading.parse("2b3/4r1/2b2b/4b1/b2r2/2rb2")
+    misread = BoardReading.parse("2b3/4r1/2b2b/4b1/r2r2/2rb2")
+    assert frame.reading is None and frame.doubtful == (parse_point("a2", 6),)
+    assert frame.fitting([truth]) == truth
+    assert frame.fitting([truth, misread]) is None

@@ -121,10 +121,8 @@ def confirmed(contrast: SetContrast, features: np.ndarray, result: Classificatio
 def on_own_side(contrast: SetContrast, features: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """(points,) whether each piece's excess lies SURE_SPREADS or more on the side of the set
     ``labels`` names (label indices; bare points are never)."""
-    points = np.arange(len(labels))
-    along = excess(features[points, labels]) @ np.asarray(contrast.axis)
-    side = np.where(labels == _RED, 1.0, -1.0) * (along - contrast.middle) / contrast.spread
-    result: np.ndarray = (labels != _EMPTY) & (side >= SURE_SPREADS)
+    result: np.ndarray = (labels != _EMPTY) & (
+        _own_side(contrast, features, labels) >= SURE_SPREADS)
     return result
 
 
@@ -139,10 +137,17 @@ def disputed(contrast: SetContrast, features: np.ndarray, result: Classification
     a black top greyed by a lamp's glare can be nearer the red set's wide colour than the
     black's, but it has no red excess."""
     labels = result.labels
-    points = np.arange(len(labels))
-    along = excess(features[points, labels]) @ np.asarray(contrast.axis)
-    side = np.where(labels == _RED, 1.0, -1.0) * (along - contrast.middle) / contrast.spread
-    other = (labels != _EMPTY) & (side <= -APART_SPREADS)
+    other = (labels != _EMPTY) & (_own_side(contrast, features, labels) <= -APART_SPREADS)
     confidences: np.ndarray = np.where(other, np.minimum(result.confidences, DISPUTED),
                                        result.confidences)
     return confidences
+
+
+def _own_side(contrast: SetContrast, features: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """(points,) how far, in spreads, each point's excess (read as its label's) lies on the
+    side of the set its label names: negative on the other set's side."""
+    points = np.arange(len(labels))
+    along = excess(features[points, labels]) @ np.asarray(contrast.axis)
+    side: np.ndarray = np.where(labels == _RED, 1.0, -1.0) * (
+        along - contrast.middle) / contrast.spread
+    return side

@@ -9,6 +9,7 @@ of the shells.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -18,7 +19,7 @@ from controller.movegen import legal_moves
 from controller.position import start_position
 from controller.reading import BoardReading
 from controller.referee import boards_after
-from vision.calibrate import calibrate
+from vision.calibrate import Calibration, calibrate
 from vision.config import VisionConfig
 from vision.errors import CalibrationFailed
 from vision.reader import BoardReader, ReadStatus
@@ -27,9 +28,8 @@ ROOMS = Path(__file__).parent / "data" / "rooms"
 
 
 def test_a_cool_shadow_beside_grey_pieces_under_a_warm_lamp_is_no_sleeve(
-        config: VisionConfig) -> None:
-    calibration = calibrate(config, cv2.imread(str(ROOMS / "low-lamp-shells-start.jpg")))
-    reader = BoardReader(calibration, config)
+        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
+    reader = BoardReader(room_calibration("low-lamp-shells-start.jpg"), config)
     frame = reader.read(cv2.imread(str(ROOMS / "low-lamp-shells-frame.jpg")))
     # The still start position: the paper is clear, a shell or two only unsure of its set,
     # and the game reads the board.
@@ -39,16 +39,14 @@ def test_a_cool_shadow_beside_grey_pieces_under_a_warm_lamp_is_no_sleeve(
 
 
 def test_deep_cool_shadows_beside_cream_pieces_under_a_low_lamp_leave_the_board_readable(
-        config: VisionConfig) -> None:
+        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
     # Cream and brown pieces under a low lamp: their long shadows cover most of the paper
     # between them, and are lit by the room's cooler light alone. Against the paper the lamp
     # lights they are deep, and may be as much cooler.
-    calibration = calibrate(config, cv2.imread(str(ROOMS / "low-lamp-cream-start.jpg")))
-    frame = BoardReader(calibration, config).read(
-        cv2.imread(str(ROOMS / "low-lamp-cream-frame.jpg")))
+    reader = BoardReader(room_calibration("low-lamp-cream-start.jpg"), config)
+    frame = reader.read(cv2.imread(str(ROOMS / "low-lamp-cream-frame.jpg")))
     assert frame.paper_clear
     assert frame.reading == BoardReading.of(start_position(6))
-
 
 
 @pytest.mark.parametrize(("name", "message"), [

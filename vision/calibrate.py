@@ -303,9 +303,9 @@ def _check_read_as_start(config: VisionConfig, calibration: Calibration,
         return
     if frame.reading is not None:
         odd = (frame.reading.red ^ start.red) | (frame.reading.black ^ start.black)
-        names = " ".join(point_name(p) for p in frame.points if odd >> p & 1)
-        raise CalibrationFailed(
-            f"the image does not show the start position (odd points: {names})")
+        mask = np.array([odd >> point & 1 for point in frame.points], bool)
+        raise CalibrationFailed(f"the image does not show the start position (odd points: "
+                                f"{_names(calibration.size, mask)})")
     if not frame.paper_clear:
         raise CalibrationFailed(
             "something covers the board in the calibration image, or its light makes the "

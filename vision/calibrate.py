@@ -14,7 +14,10 @@ Decisions:
   that a frame of it can be read (a few pieces unsure only of their set are read from
   the game: ``vision.doubt``). Otherwise calibration fails with a one-line reason
   instead of storing a model that would misread; two piece sets too alike to tell
-  apart are named as such, with what to change.
+  apart are named as such, with what to change. A glossy top a lamp's glare moved
+  towards the other set's colour, up to ``PLAINLY_OTHER`` of the way, fits the start
+  position: the reader keeps such tops doubtful later (``vision.glare_reach``), and a
+  pale set's dark-rimmed look-alikes too (``vision.rims``).
 - A piece set whose tops vary within the small disc each point is read over (a printed
   ring and dot falling in and out of it as pieces stand a little off their points) is
   read over a wider disc instead, when that makes its pieces alike (``wide_tops``).
@@ -24,7 +27,8 @@ Decisions:
   camera is then assumed not to move.
 - The file is JSON: format tag and version, board size, the camera (lens and pose
   at calibration time), the pieces' height, the corners (marker-free only), the
-  colour model and the piece sets read over the wider disc. A missing, corrupt or
+  colour model, the piece sets read over the wider disc, the sets' contrast, the glare's
+  reach and the rim check. A missing, corrupt or
   outdated file is one clear error.
 - The sheet's paper size does not matter: the marker layout is in pitches, so a
   board printed on A3 is located with the A4 model (the homography absorbs scale).
@@ -36,6 +40,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -58,9 +63,11 @@ from vision.colour import (
 from vision.config import VisionConfig
 from vision.doubt import choices, few_enough
 from vision.errors import BadCalibration, CalibrationFailed
+from vision.glare_reach import GlareReach, learn_glare_reach
 from vision.locate import detect_markers, fit_marker_camera, marker_points
 from vision.paper import check_paper
 from vision.register import fit_camera
+from vision.rims import RimCheck, learn_rim_check
 from vision.sampling import (
     BoardSamples,
     SamplingLayout,
@@ -80,6 +87,9 @@ BRIGHTNESS_WEIGHT = 0.5
 """Weight of brightness against colour when checking the start position's points."""
 LEAST_CALIBRATION_CONFIDENCE = 0.5
 """Least confidence of a point of the start position, read rightly."""
+PLAINLY_OTHER = 0.75
+"""How far along the way from a start position point's own label to another label it may
+lie before it is plainly that other label (see _check_start_position)."""
 CROSS_WEIGHT = 0.5
 """Weight of the cross against colour in that check: a piece set down off its point shows
 part of the cross it stands on."""
@@ -137,6 +147,12 @@ class Calibration:
     set_contrast: SetContrast | None = None
     """How the two sets differ in the colour glare cannot make (``vision.set_contrast``);
     None when the start position's sets are not plainly apart in it."""
+    glare_reach: tuple[GlareReach, ...] = ()
+    """Each set a lamp's glare moved towards the other's colour in the start position, and
+    how far (``vision.glare_reach``)."""
+    rim_check: RimCheck | None = None
+    """How dark a pale set's rims may be (``vision.rims``); None unless one set is pale and
+    the other's rims plainly darker."""
 
     @property
     def model(self) -> BoardModel:
@@ -173,6 +189,8 @@ class Calibration:
             "top_patterns": {label.value: [round(value, 6) for value in shift]
                              for label, shift in self.top_patterns.items()},
             "set_contrast": None if self.set_contrast is None else self.set_contrast.to_json(),
+            "glare_reach": [reach.to_json() for reach in self.glare_reach],
+            "rim_check": None if self.rim_check is None else self.rim_check.to_json(),
         }
 
 
@@ -279,10 +297,10 @@ def calibrate(
         # The wider disc made a set alike but the start position no clearer: a glossy set,
         # say, whose wider samples reach a shadow. The narrower disc may still do.
         learned = _learn(config, size, samples, maps.cover, expected, frozenset())
-    colours, paper_chroma, patterns, contrast = learned
     stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
-    calibration = Calibration(size, camera, colours, stored, top, paper_chroma, patterns,
-                              contrast)
+    calibration = Calibration(size, camera, learned.colours, stored, top,
+                              learned.paper_chroma, learned.top_patterns, learned.set_contrast,
+                              learned.glare_reach, learned.rim_check)
     _check_read_as_start(config, calibration, image)
     return calibration
 
@@ -316,13 +334,21 @@ def _check_read_as_start(config: VisionConfig, calibration: Calibration,
         "pieces that differ more")
 
 
+class _Learned(NamedTuple):
+    """What the start position's colours teach (see the fields of Calibration)."""
+
+    colours: ColourModel
+    paper_chroma: tuple[float, float, float]
+    top_patterns: dict[PointLabel, tuple[float, float, float]]
+    set_contrast: SetContrast | None
+    glare_reach: tuple[GlareReach, ...]
+    rim_check: RimCheck | None
+
+
 def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
-           expected: np.ndarray, wide: frozenset[PointLabel]
-           ) -> tuple[ColourModel, tuple[float, float, float],
-                      dict[PointLabel, tuple[float, float, float]], SetContrast | None]:
-    """The colour model, the paper's chroma, the sets' patterns and their contrast from the
-    start position, with the ``wide`` sets read over the wider disc; raises
-    CalibrationFailed."""
+           expected: np.ndarray, wide: frozenset[PointLabel]) -> _Learned:
+    """What the start position's colours teach, with the ``wide`` sets read over the wider
+    disc; raises CalibrationFailed."""
     occupied = expected != LABELS.index(PointLabel.EMPTY)
     layout = sampling_layout(config, size, wide)
     samples = judged_against_paper(layout, samples, cover, occupied)
@@ -330,7 +356,7 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     if not paper.is_clear:
         raise CalibrationFailed("something covers the board in the calibration image")
     contrast = learn_set_contrast(samples.features, expected)
-    _check_start_position(config, samples.features, expected, size, contrast)
+    looked_like = _check_start_position(config, samples.features, expected, size, contrast)
     assert samples.middle_relative is not None
     patterns = {label: triple(np.median(samples.middle_relative[expected == index]
                                         - samples.features[expected == index, index, :3], axis=0))
@@ -341,7 +367,12 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     confidences = reread.confidences if contrast is None else confirmed(
         contrast, samples.features, reread, config.confident)
     unsure = confidences < config.confident
-    odd = (reread.labels != expected) | (confidences < LEAST_CALIBRATION_CONFIDENCE)
+    wrong = reread.labels != expected
+    # A point read unsurely as another label that may still hold its own is doubtful in
+    # frames later, as a point read rightly but unsurely is.
+    explained = wrong & unsure & np.array(
+        [LABELS[label] in choices(reread, i) for i, label in enumerate(expected)])
+    odd = (wrong & ~explained) | (~wrong & (confidences < LEAST_CALIBRATION_CONFIDENCE))
     # Points read rightly but unsurely (glossy tops catching the lamp, printed tops at the
     # edge of a spotlight's cone) are doubtful in frames later, never wrong, and read from
     # the game: as many as a frame may have, or the start position itself could not be.
@@ -356,7 +387,10 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
             f"the image does not show the start position clearly (odd points: "
             f"{_names(size, odd)}){_faint_lines_hint(samples.features, expected)}"
         )
-    return colours, triple(paper.chroma), patterns, contrast
+    assert samples.rim_relative is not None
+    return _Learned(colours, triple(paper.chroma), patterns, contrast,
+                    learn_glare_reach(samples.features, expected, looked_like),
+                    learn_rim_check(colours, samples.rim_relative, expected))
 
 
 def wide_tops(samples: BoardSamples, expected: np.ndarray) -> frozenset[PointLabel]:
@@ -475,9 +509,11 @@ def _names(size: int, mask: np.ndarray) -> str:
 
 
 def _check_start_position(config: VisionConfig, features: np.ndarray, expected: np.ndarray,
-                          size: int, contrast: SetContrast | None) -> None:
+                          size: int, contrast: SetContrast | None) -> np.ndarray:
     """Raise CalibrationFailed unless every point of ``features`` looks like its label of the
-    start position ``expected``; ``contrast`` is the sets' contrast learned from them."""
+    start position ``expected``; ``contrast`` is the sets' contrast learned from them.
+    Returns the label each point looks most like where that is let pass (a glossy top
+    greyed by a lamp, nearer the other set), its own elsewhere."""
     medians = np.stack([np.median(features[expected == i, i], axis=0)
                         for i in range(len(LABELS))])
     empty, red, black = (LABELS.index(label) for label in
@@ -525,16 +561,30 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
     # with a printed pattern varies in colour more than its median says.
     distances[dark_without_cross(config, features), empty] = np.inf
     nearest = distances.argmin(axis=1)
-    odd = nearest != expected
+    points = np.arange(len(expected))
+    # A point is odd when it lies plainly nearer another label than its own: past
+    # PLAINLY_OTHER of the way from its own label's median to the other's. A glossy top
+    # mirroring a lamp lies half way (a black top greyed, a red one washed pale), and the
+    # reader will call it doubtful, which the game reads; a piece of the other set, a missing
+    # piece or one too many lies all the way.
+    apart = np.linalg.norm(weighed(medians)[expected] - weighed(medians)[nearest], axis=1)
+    own, other = distances[points, expected], distances[points, nearest]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        along = (own**2 - other**2 + apart**2) / (2 * apart**2)
+    unlike = nearest != expected
     if contrast is not None:
         # A piece nearer the other set's median whose excess says plainly which set it is
         # (a glossy or printed top the lamp lights unevenly) fits the start position.
-        odd &= ~((nearest != empty) & on_own_side(contrast, features, expected))
+        unlike &= ~((nearest != empty) & on_own_side(contrast, features, expected))
+    # Glare moves a top towards the other set, not to bare paper, which shows its cross.
+    odd = unlike & ~((along <= PLAINLY_OTHER) & (nearest != empty))
     if np.any(odd):
         raise CalibrationFailed(
             f"the image does not show the start position (odd points: {_names(size, odd)})"
             f"{_faint_lines_hint(features, expected)}"
         )
+    looked_like: np.ndarray = np.where(unlike, nearest, expected)
+    return looked_like
 
 
 # ------------------------------------------------------------------ files
@@ -598,9 +648,15 @@ def _calibration_from_json(data: object) -> Calibration:
         paper_chroma = triple(chroma)
     contrast_data = data.get("set_contrast")
     contrast = None if contrast_data is None else SetContrast.from_json(contrast_data)
+    reach_data = data.get("glare_reach", [])
+    if not isinstance(reach_data, list):
+        raise ValueError("glare reach is not a list")
+    reach = tuple(GlareReach.from_json(item) for item in reach_data)
+    rim_data = data.get("rim_check")
+    rims = None if rim_data is None else RimCheck.from_json(rim_data)
     return Calibration(size, camera, ColourModel.from_json(data["colours"]), corners,
                        piece_height, paper_chroma, _top_patterns(data.get("top_patterns", {})),
-                       contrast)
+                       contrast, reach, rims)
 
 
 def _top_patterns(data: object) -> dict[PointLabel, tuple[float, float, float]]:

@@ -44,8 +44,10 @@ from vision.config import VisionConfig
 from vision.doubt import choices as choices_of
 from vision.doubt import few_enough
 from vision.errors import BadImage
+from vision.glare_reach import glared_from
 from vision.locate import BoardLocator, LocationStatus
 from vision.paper import check_paper
+from vision.rims import dark_rimmed
 from vision.sampling import (
     CROSS_FULL,
     BoardSamples,
@@ -56,7 +58,7 @@ from vision.sampling import (
     view_maps,
     wide_cross,
 )
-from vision.set_contrast import confirmed, disputed
+from vision.set_contrast import confirmed, disputed, on_own_side
 
 LIT_PAPER = 0.3
 """Most a point read as a piece of a set unlike the paper may be brighter (log) than the
@@ -278,6 +280,21 @@ class BoardReader:
         # bare paper, for a piece brighter than the paper round it.
         other = np.where(self._brighter_than_paper(samples, result.labels, pale), _EMPTY,
                          self._split_tops(samples, result))
+        # A piece the start position's glare says may be of a glossy set instead, unless
+        # its excess says plainly which set it is, as glare cannot make it.
+        if self.calibration.glare_reach:
+            glossy = glared_from(self.calibration.glare_reach, self.colours.means,
+                                 samples.features, result.labels)
+            if self.calibration.set_contrast is not None:
+                glossy = np.where(on_own_side(self.calibration.set_contrast, samples.features,
+                                              result.labels), result.labels, glossy)
+            other = np.where(other == result.labels, glossy, other)
+        # A piece read as a pale set whose rim is a dark one's: a dark top mirroring a lamp.
+        rims = self.calibration.rim_check
+        if rims is not None:
+            assert samples.rim_relative is not None
+            other = np.where(dark_rimmed(rims, samples.rim_relative, result.labels)
+                             & (other == result.labels), LABELS.index(rims.dark), other)
         second = other != result.labels
         unsure = flagged | second | (result.confidences < self.config.confident)
         # What each unsure point may hold; nothing known when another check flagged it.

@@ -68,6 +68,9 @@ class SamplingLayout:
     """``colour_rank`` of the wider disc."""
     wide_tops: frozenset[PointLabel]
     """The piece sets read over the wider disc."""
+    rim_pixels: np.ndarray
+    """(points, r) flat pixel indices of the ring round each point where a piece's rim is
+    (:data:`RIM_RADII`)."""
     paper_pixels: np.ndarray
     """(cells, m) flat pixel indices of each paper sample."""
     paper_grid: np.ndarray
@@ -121,6 +124,8 @@ def sampling_layout(config: VisionConfig, size: int,
     point_samples = [disc(*centre(x, y), config.point_sample_radius, True) for x, y in points]
     wide_samples = [disc(*centre(x, y), config.wide_point_sample_radius, True)
                     for x, y in points]
+    rings = [np.setdiff1d(disc(*centre(x, y), RIM_RADII[1], False),
+                          disc(*centre(x, y), RIM_RADII[0], False)) for x, y in points]
     cells = [(x - 0.5, y - 0.5) for y in range(size + 1) for x in range(size + 1)]
     paper_samples = [disc(*centre(x, y), config.paper_sample_radius, False) for x, y in cells]
     # Beyond the grid's edge, between its loops: a finger reaching an edge point from
@@ -153,6 +158,7 @@ def sampling_layout(config: VisionConfig, size: int,
         wide_point_pixels=wide_pixels,
         wide_colour_rank=round(config.point_colour_quantile * (wide_pixels.shape[1] - 1)),
         wide_tops=wide_tops,
+        rim_pixels=_rectangular(rings),
         paper_pixels=paper_pixels,
         paper_grid=np.array(cells, np.float64),
         on_grid=np.arange(len(cells)) < (size + 1) ** 2,
@@ -178,6 +184,12 @@ def _printed_arm(size: int, x: int, y: int, dx: int, dy: int) -> bool:
     return min(line, size - 1 - line) in (1, 2)
 
 
+RIM_RADII = (0.25, 0.45)
+"""Inner and outer radius (pitches) of the ring sampled round each point for a piece's rim:
+the edge of a top up to 0.4 pitch across, a little off its point."""
+RIM_QUANTILE = 0.15
+"""Which quantile of the ring's brightness is its rim's: a dark rim fills about a third of
+the ring, the printed lines crossing it less."""
 OUTER_DISTANCE = 0.8
 """Pitches beyond the grid's outer lines of the paper samples outside the grid."""
 OUTER_SAMPLE_RADIUS = 0.2
@@ -428,6 +440,11 @@ class BoardSamples:
     wide_colours: np.ndarray | None = None
     """(points, 3) as ``point_colours`` over the wider disc, when a piece set is read so
     (``SamplingLayout.wide_tops``)."""
+    rims: np.ndarray | None = None
+    """(points,) grey level of the ring round each point on the tops' plane
+    (:data:`RIM_QUANTILE`): a glossy dark top mirroring a lamp keeps its dark rim."""
+    rim_relative: np.ndarray | None = None
+    """(points,) log of ``rims`` relative to the paper round each point's brightness."""
 
 
 def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
@@ -451,6 +468,9 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     if layout.wide_tops:
         wide_colours = np.partition(top_pixels[layout.wide_point_pixels],
                                     layout.wide_colour_rank, axis=1)[:, layout.wide_colour_rank]
+    rings = top_pixels[layout.rim_pixels].mean(axis=2)
+    rim_rank = round(RIM_QUANTILE * (rings.shape[1] - 1))
+    rims = np.partition(rings, rim_rank, axis=1)[:, rim_rank]
     paper = paper_view.reshape(-1, 3).astype(np.float32)[layout.paper_pixels]
     paper_colours = paper.mean(axis=1)
     brightness = paper.mean(axis=2)
@@ -468,7 +488,7 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     samples = BoardSamples(point_colours, paper_colours, paper_spread, point_colours, profiles,
                            unjudged, np.zeros((len(discs), len(LABELS), 4)), disc_logs,
                            np.median(disc_logs, axis=1), paper, top_middles,
-                           wide_colours=wide_colours)
+                           wide_colours=wide_colours, rims=rims)
     return judged_against_paper(layout, samples, maps.cover, occupied)
 
 
@@ -556,7 +576,8 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     features = np.stack([np.hstack([colours[label], cross]) for label in LABELS], axis=1)
     return replace(samples, relative=relative, cross=cross_seen, features=features,
                    disc_relative=disc_relative, middle_relative=middle_relative,
-                   paper_round=reference)
+                   paper_round=reference, rim_relative=None if samples.rims is None else
+                   np.log(np.maximum(samples.rims, 1.0)) - reference_logs.mean(axis=1))
 
 
 def wide_cross(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,

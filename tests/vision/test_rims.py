@@ -1,0 +1,91 @@
+"""A glossy dark top mirroring a lamp keeps its dark rim: never read as a pale piece."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from controller.reading import BoardReading
+from vision.calibrate import Calibration, load_calibration, save_calibration, start_labels
+from vision.colour import LABELS, ColourModel, PointLabel
+from vision.config import VisionConfig
+from vision.errors import BadCalibration
+from vision.reader import BoardReader, ReadStatus
+from vision.rims import RimCheck, dark_rimmed, learn_rim_check
+
+ROOMS = Path(__file__).parent / "data" / "rooms"
+RED, BLACK = LABELS.index(PointLabel.RED), LABELS.index(PointLabel.BLACK)
+
+
+def colours(red: list[float], black: list[float]) -> ColourModel:
+    """A colour model with these set colours (log, relative to the paper)."""
+    means = np.array([[0.0, 0.0, 0.0, 1.0], [*red, 0.0], [*black, 0.0]])
+    return ColourModel(means, np.stack([np.eye(4) * 0.01] * 3))
+
+
+def start_rims(pale: float, dark: float) -> tuple[np.ndarray, np.ndarray]:
+    """Rims of a 6x6 start position: ``pale`` round the red side's pieces, ``dark`` round
+    the black's, the paper's level round bare points."""
+    expected = start_labels(6)
+    rims = np.random.default_rng(3).normal(0.0, 0.02, len(expected))
+    rims[expected == RED] += pale
+    rims[expected == BLACK] += dark
+    return rims, expected
+
+
+WHITE_AND_BLACK = colours([-0.12, -0.12, -0.12], [-1.6, -1.6, -1.6])
+
+
+def test_a_pale_set_against_dark_rims_gets_a_floor_below_its_own_rims() -> None:
+    check = learn_rim_check(WHITE_AND_BLACK, *start_rims(pale=-0.2, dark=-1.2))
+    assert check is not None
+    assert (check.pale, check.dark) == (PointLabel.RED, PointLabel.BLACK)
+    assert -0.55 < check.floor < -0.4
+    frame_rims = np.array([-0.8, -0.2, -0.8])
+    assert dark_rimmed(check, frame_rims, np.array([RED, RED, BLACK])).tolist() == [
+        True, False, False]
+
+
+def test_no_floor_without_a_pale_set_or_darker_rims() -> None:
+    red_and_black = colours([-1.2, -1.2, -0.1], [-1.6, -1.6, -1.6])
+    assert learn_rim_check(red_and_black, *start_rims(pale=-0.2, dark=-1.2)) is None
+    assert learn_rim_check(WHITE_AND_BLACK, *start_rims(pale=-0.2, dark=-0.3)) is None
+
+
+def test_the_rim_check_is_kept_in_the_calibration_file(calibration6: Calibration,
+                                                       tmp_path: Path) -> None:
+    check = RimCheck(PointLabel.RED, PointLabel.BLACK, -0.45)
+    path = tmp_path / "calibration.json"
+    save_calibration(replace(calibration6, rim_check=check), path)
+    assert load_calibration(path).rim_check == check
+    path.write_text(path.read_text().replace('"dark": "b"', '"dark": "r"'))
+    with pytest.raises(BadCalibration, match="corrupt calibration file"):
+        load_calibration(path)
+
+
+@pytest.mark.parametrize(("room", "board"), [
+    # Glossy white and black pieces under a small lamp right above the board (Blender
+    # renders): the black tops on c3 and d3 mirror it and look as white as the white
+    # ones; the start position, its middle ranks bare, showed no such top.
+    ("mirror-black-pendant", "1r4/4r1/3r2/1rbb2/4rr/3rb1"),
+    # The same set under a spotlight: the black top on f1 mirrors it.
+    ("mirror-black-spotlight", "b5/2bbr1/5b/b2b2/6/2b2b"),
+])
+def test_a_black_top_mirroring_a_lamp_is_never_read_as_white(
+        room_calibration: Callable[[str], Calibration], config: VisionConfig, room: str,
+        board: str) -> None:
+    truth = BoardReading.parse(board)
+    calibration = room_calibration(f"{room}-start.jpg")
+    assert calibration.rim_check is not None
+    image = cv2.imread(str(ROOMS / f"{room}-frame.jpg"))
+    frame = BoardReader(calibration, config).read(image)
+    assert frame.reading in (None, truth)
+    assert frame.status is ReadStatus.DOUBTFUL
+    assert frame.fitting([truth]) == truth
+    without = BoardReader(replace(calibration, rim_check=None), config).read(image)
+    assert without.reading not in (None, truth)

@@ -1,0 +1,90 @@
+"""Telling a glossy dark top that mirrors a lamp from a pale one by its rim.
+
+Decisions:
+- A glossy dark top right under a lamp mirrors it over its whole face: it looks as light
+  as a white or cream piece, and no colour tells them apart (physically based renders of
+  glossy white and black sets under a pendant lamp or a spotlight read it as white, sure).
+  Its rim does not mirror the lamp (the bevel and the side face elsewhere), so it stays
+  dark; a pale piece's rim stays pale. That is how a person tells them.
+- The rim is sampled as a low quantile of a ring round each point on the tops' plane
+  (``vision.sampling.RIM_RADII``), relative to the paper round the point.
+- Learned at calibration when one set is pale (its colour within ``PALE_SET`` of the
+  paper's) and the other set's rims are plainly darker: the pale set's rim level (the
+  median over the start position) less ``RIM_MARGIN``, or less ``RIM_SPREADS`` times how
+  far its rims there spread below the level, whichever is lower.
+- In a frame, a piece read as the pale set whose rim lies below that floor may be either:
+  the reader makes it doubtful with both sets as its choices, and the game tells which
+  from the boards it expects. It never changes a label.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.colour import LABELS, ColourModel, PointLabel
+
+PALE_SET = 0.6
+"""Most distance (log colour) of a set's colour from the paper's for it to count as pale."""
+RIM_MARGIN = 0.25
+"""Least distance (log) below the pale set's rim level of its floor, and least distance by
+which the other set's rims must lie below that level for the check to be learned."""
+RIM_SPREADS = 3.0
+"""How many times its start position spread below the level a pale piece's rim may lie."""
+SPREAD_QUANTILE = 10
+"""Percentile of the pale set's rims at calibration that measures their spread below the
+level."""
+
+_EMPTY = LABELS.index(PointLabel.EMPTY)
+_PIECES = [index for index in range(len(LABELS)) if index != _EMPTY]
+
+
+@dataclass(frozen=True, slots=True)
+class RimCheck:
+    """The floor of a pale set's rims, below which a piece read as it may be a dark one."""
+
+    pale: PointLabel
+    """The pale set."""
+    dark: PointLabel
+    """The set with the darker rims."""
+    floor: float
+    """Least rim (log, relative to the paper) of a piece read as ``pale`` that is sure."""
+
+    def to_json(self) -> dict[str, object]:
+        """JSON-ready data."""
+        return {"pale": self.pale.value, "dark": self.dark.value, "floor": round(self.floor, 6)}
+
+    @staticmethod
+    def from_json(data: object) -> RimCheck:
+        """Inverse of :meth:`to_json`; raises ValueError on malformed data."""
+        if not isinstance(data, dict):
+            raise ValueError("rim check is not an object")
+        sets = {LABELS[index].value: LABELS[index] for index in _PIECES}
+        pale, dark, floor = sets[data["pale"]], sets[data["dark"]], float(data["floor"])
+        if pale is dark or not np.isfinite(floor):
+            raise ValueError("bad rim check")
+        return RimCheck(pale, dark, floor)
+
+
+def learn_rim_check(colours: ColourModel, rims: np.ndarray, expected: np.ndarray
+                    ) -> RimCheck | None:
+    """The rim check of the start position (``rims`` as ``BoardSamples.rim_relative``,
+    ``expected`` its label indices), or None when no set is pale or the other's rims are
+    not plainly darker."""
+    means = colours.means[:, :3]
+    pale, dark = sorted(_PIECES, key=lambda index: -float(means[index].mean()))
+    if float(np.linalg.norm(means[pale] - means[_EMPTY])) > PALE_SET:
+        return None
+    pale_rims = rims[expected == pale]
+    level = float(np.median(pale_rims))
+    if float(np.median(rims[expected == dark])) >= level - RIM_MARGIN:
+        return None
+    spread = level - float(np.percentile(pale_rims, SPREAD_QUANTILE))
+    return RimCheck(LABELS[pale], LABELS[dark], level - max(RIM_MARGIN, RIM_SPREADS * spread))
+
+
+def dark_rimmed(check: RimCheck, rims: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """(points,) pieces read as the pale set whose rims lie below its floor."""
+    result: np.ndarray = (labels == LABELS.index(check.pale)) & (rims < check.floor)
+    return result

@@ -16,8 +16,9 @@ Decisions:
   instead of storing a model that would misread; two piece sets too alike to tell
   apart are named as such, with what to change. A glossy top a lamp's glare moved
   towards the other set's colour, up to ``PLAINLY_OTHER`` of the way, fits the start
-  position: the reader keeps such tops doubtful later (``vision.glare_reach``), and a
-  pale set's dark-rimmed look-alikes too (``vision.rims``).
+  position when nothing else does: the reader keeps such tops doubtful later
+  (``vision.glare_reach``), and a pale set's dark-rimmed look-alikes too
+  (``vision.rims``).
 - A piece set whose tops vary within the small disc each point is read over (a printed
   ring and dot falling in and out of it as pieces stand a little off their points) is
   read over a wider disc instead, when that makes its pieces alike (``wide_tops``).
@@ -63,7 +64,7 @@ from vision.colour import (
 from vision.config import VisionConfig
 from vision.doubt import choices, few_enough
 from vision.errors import BadCalibration, CalibrationFailed
-from vision.glare_reach import GlareReach, learn_glare_reach
+from vision.glare_reach import GlareOverlap, GlareReach, learn_glare_reach
 from vision.locate import detect_markers, fit_marker_camera, marker_points
 from vision.paper import check_paper
 from vision.register import fit_camera
@@ -288,15 +289,8 @@ def calibrate(
     top = _piece_height(layout, model, camera, image, expected)
     maps = view_maps(layout, model, camera, top)
     samples = sample_board(layout, image, maps, occupied)
-    wide = wide_tops(samples, expected)
-    try:
-        learned = _learn(config, size, samples, maps.cover, expected, wide)
-    except CalibrationFailed:
-        if not wide:
-            raise
-        # The wider disc made a set alike but the start position no clearer: a glossy set,
-        # say, whose wider samples reach a shadow. The narrower disc may still do.
-        learned = _learn(config, size, samples, maps.cover, expected, frozenset())
+    learned = _learn_any(config, size, samples, maps.cover, expected,
+                         wide_tops(samples, expected))
     stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
     calibration = Calibration(size, camera, learned.colours, stored, top,
                               learned.paper_chroma, learned.top_patterns, learned.set_contrast,
@@ -345,10 +339,37 @@ class _Learned(NamedTuple):
     rim_check: RimCheck | None
 
 
+def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
+               expected: np.ndarray, wide: frozenset[PointLabel]) -> _Learned:
+    """What the start position's colours teach, read over the wider disc for the ``wide``
+    sets or, failing that, over the narrower one; raises CalibrationFailed.
+
+    The wider disc can make a set alike but the start position no clearer (a glossy set,
+    say, whose wider samples reach a shadow): the narrower one may still do. A glossy top
+    the glare moved part of the way to the other set's colour is let pass only when
+    neither does without it, so a start position that fits as it is keeps the model it
+    has always had.
+    """
+    discs = [wide, frozenset()] if wide else [frozenset()]
+    failure: CalibrationFailed | None = None
+    for tolerant in (False, True):
+        for disc in discs:
+            try:
+                return _learn(config, size, samples, cover, expected, disc, tolerant)
+            except GlareOverlap as error:
+                failure = error
+            except CalibrationFailed as error:
+                if not tolerant:
+                    failure = error
+    assert failure is not None
+    raise failure
+
+
 def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
-           expected: np.ndarray, wide: frozenset[PointLabel]) -> _Learned:
+           expected: np.ndarray, wide: frozenset[PointLabel], tolerant: bool) -> _Learned:
     """What the start position's colours teach, with the ``wide`` sets read over the wider
-    disc; raises CalibrationFailed."""
+    disc; raises CalibrationFailed. ``tolerant``: let a glossy top the glare moved part of
+    the way to the other set pass (see _check_start_position)."""
     occupied = expected != LABELS.index(PointLabel.EMPTY)
     layout = sampling_layout(config, size, wide)
     samples = judged_against_paper(layout, samples, cover, occupied)
@@ -356,7 +377,8 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     if not paper.is_clear:
         raise CalibrationFailed("something covers the board in the calibration image")
     contrast = learn_set_contrast(samples.features, expected)
-    looked_like = _check_start_position(config, samples.features, expected, size, contrast)
+    looked_like = _check_start_position(config, samples.features, expected, size, contrast,
+                                        tolerant)
     assert samples.middle_relative is not None
     patterns = {label: triple(np.median(samples.middle_relative[expected == index]
                                         - samples.features[expected == index, index, :3], axis=0))
@@ -370,7 +392,7 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     wrong = reread.labels != expected
     # A point read unsurely as another label that may still hold its own is doubtful in
     # frames later, as a point read rightly but unsurely is.
-    explained = wrong & unsure & np.array(
+    explained = tolerant & wrong & unsure & np.array(
         [LABELS[label] in choices(reread, i) for i, label in enumerate(expected)])
     odd = (wrong & ~explained) | (~wrong & (confidences < LEAST_CALIBRATION_CONFIDENCE))
     # Points read rightly but unsurely (glossy tops catching the lamp, printed tops at the
@@ -509,9 +531,11 @@ def _names(size: int, mask: np.ndarray) -> str:
 
 
 def _check_start_position(config: VisionConfig, features: np.ndarray, expected: np.ndarray,
-                          size: int, contrast: SetContrast | None) -> np.ndarray:
+                          size: int, contrast: SetContrast | None,
+                          tolerant: bool) -> np.ndarray:
     """Raise CalibrationFailed unless every point of ``features`` looks like its label of the
     start position ``expected``; ``contrast`` is the sets' contrast learned from them.
+    ``tolerant`` lets a glossy top the glare moved part of the way to the other set pass.
     Returns the label each point looks most like where that is let pass (a glossy top
     greyed by a lamp, nearer the other set), its own elsewhere."""
     medians = np.stack([np.median(features[expected == i, i], axis=0)
@@ -577,7 +601,7 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
         # (a glossy or printed top the lamp lights unevenly) fits the start position.
         unlike &= ~((nearest != empty) & on_own_side(contrast, features, expected))
     # Glare moves a top towards the other set, not to bare paper, which shows its cross.
-    odd = unlike & ~((along <= PLAINLY_OTHER) & (nearest != empty))
+    odd = unlike & ~(tolerant & (along <= PLAINLY_OTHER) & (nearest != empty))
     if np.any(odd):
         raise CalibrationFailed(
             f"the image does not show the start position (odd points: {_names(size, odd)})"

@@ -30,6 +30,10 @@ REACH_TOLERANCE = 0.05
 """How much short of the other set's least position at calibration one of its pieces may
 lie in a frame and still be read as it (a share of the line)."""
 
+class GlareOverlap(CalibrationFailed):
+    """The glare moved a set's top as far as the other set's own pieces lie."""
+
+
 _PIECES = tuple(label for label in LABELS if label is not PointLabel.EMPTY)
 _NAMES = {PointLabel.RED: "red", PointLabel.BLACK: "black"}
 
@@ -95,7 +99,7 @@ def learn_glare_reach(features: np.ndarray, expected: np.ndarray, looked_like: n
         along = positions(medians, features, glossy, towards)
         bound = float(along[expected == LABELS.index(towards)].min()) - REACH_TOLERANCE
         if float(along[moved].max()) >= bound:
-            raise CalibrationFailed(
+            raise GlareOverlap(
                 f"the two piece sets look alike where the lamp's glare falls (a "
                 f"{_NAMES[glossy]} piece looks like the {_NAMES[towards]} ones): move or "
                 "dim the lamp, or use pieces with matt tops")

@@ -16,7 +16,7 @@ from vision.calibrate import Calibration, load_calibration, save_calibration, st
 from vision.colour import LABELS, PointLabel
 from vision.config import VisionConfig
 from vision.errors import BadCalibration
-from vision.glare_reach import GlareReach, glared_from, learn_glare_reach
+from vision.glare_reach import GlareOverlap, GlareReach, glared_from, learn_glare_reach
 from vision.reader import BoardReader, ReadStatus
 
 ROOMS = Path(__file__).parent / "data" / "rooms"
@@ -61,6 +61,14 @@ def test_a_black_top_the_lamp_greyed_past_halfway_reaches_the_white_set() -> Non
     # Each point's second label: black for the first, none (its own) for the others.
     assert glared_from((reach,), means, frame, np.array([RED, RED, BLACK])).tolist() == [
         BLACK, RED, BLACK]
+
+
+def test_a_black_top_greyed_as_far_as_the_white_ones_is_refused_in_words() -> None:
+    features, expected = start_features(glared_black=float(WHITE_TOP[0]))
+    looked_like = expected.copy()
+    looked_like[np.flatnonzero(expected == BLACK)[0]] = RED
+    with pytest.raises(GlareOverlap, match="look alike where the lamp's glare falls"):
+        learn_glare_reach(features, expected, looked_like)
 
 
 def test_the_reach_is_kept_in_the_calibration_file(calibration6: Calibration,

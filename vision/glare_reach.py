@@ -5,7 +5,8 @@ Decisions:
   black top turns grey, a dark one pale. Where the lamp's reflection falls, a top can look
   more like the other set than its own, and no colour tells it from one of that set. The
   start position shows whether it happens under this lamp: a piece nearer the other set's
-  colour than its own (past halfway along the line between the two sets' medians).
+  colour than its own, which the start position's check let pass as only part of the way
+  there (``vision.calibrate``).
 - The calibration then keeps where along that line the other set's own pieces began
   (``GlareReach.bound``). A frame's piece read as the other set but short of that bound
   may be either: the reader makes it doubtful with both sets as its choices, and the game

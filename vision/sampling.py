@@ -25,6 +25,8 @@ camera pose, so a wide lens costs nothing per frame.
   four, since a piece's own shadow may fall on the others). That cancels the colour
   of the light, its unevenness and soft shadows. Features are logarithms, so a
   shadow is a shift of all three channels alike.
+- A ring round each point on the tops' plane gives its rim's grey (a low quantile): a
+  glossy dark top mirroring a lamp looks pale but keeps its dark rim (``vision.rims``).
 - The printed cross at each point is sampled in the image itself (lines are a pixel
   or two wide, too thin for the small views): the ink darker than the paper beside
   it says the point is bare, whatever the pieces' colour, even white on white.

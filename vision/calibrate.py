@@ -411,7 +411,7 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
         )
     assert samples.rim_relative is not None
     return _Learned(colours, triple(paper.chroma), patterns, contrast,
-                    learn_glare_reach(samples.features, expected, looked_like),
+                    learn_glare_reach(colours.means, samples.features, expected, looked_like),
                     learn_rim_check(colours, samples.rim_relative, expected))
 
 

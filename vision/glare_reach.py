@@ -31,12 +31,12 @@ REACH_TOLERANCE = 0.05
 """How much short of the other set's least position at calibration one of its pieces may
 lie in a frame and still be read as it (a share of the line)."""
 
+
 class GlareOverlap(CalibrationFailed):
     """The glare moved a set's top as far as the other set's own pieces lie."""
 
 
 _PIECES = tuple(label for label in LABELS if label is not PointLabel.EMPTY)
-_NAMES = {PointLabel.RED: "red", PointLabel.BLACK: "black"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,27 +83,26 @@ def positions(means: np.ndarray, features: np.ndarray, glossy: PointLabel,
     return result
 
 
-def learn_glare_reach(features: np.ndarray, expected: np.ndarray, looked_like: np.ndarray
-                      ) -> tuple[GlareReach, ...]:
-    """Each set the glare moved towards the other's colour in the start position
-    (``features`` as ``BoardSamples.features``, ``expected`` the start position's label
-    indices, ``looked_like`` the label each point's colour was nearest, where the start
-    position's check let that pass). Raises CalibrationFailed when such a piece lies as far
-    along as one of the other set: then no colour tells the two sets apart in this light."""
-    medians = np.stack([np.median(features[expected == index, index], axis=0)
-                        for index in range(len(LABELS))])
+def learn_glare_reach(means: np.ndarray, features: np.ndarray, expected: np.ndarray,
+                      looked_like: np.ndarray) -> tuple[GlareReach, ...]:
+    """Each set the glare moved towards the other's colour in the start position (``means``
+    the colour model's learned from it, ``features`` as ``BoardSamples.features``,
+    ``expected`` its label indices, ``looked_like`` the label each point's colour was
+    nearest, where the start position's check let that pass). Raises CalibrationFailed when
+    such a piece lies as far along as one of the other set: then no colour tells the two
+    sets apart in this light."""
     found = []
     for glossy, towards in permutations(_PIECES, 2):
         moved = (expected == LABELS.index(glossy)) & (looked_like == LABELS.index(towards))
         if not moved.any():
             continue
-        along = positions(medians, features, glossy, towards)
+        along = positions(means, features, glossy, towards)
         bound = float(along[expected == LABELS.index(towards)].min()) - REACH_TOLERANCE
         if float(along[moved].max()) >= bound:
             raise GlareOverlap(
                 f"the two piece sets look alike where the lamp's glare falls (a "
-                f"{_NAMES[glossy]} piece looks like the {_NAMES[towards]} ones): move or "
-                "dim the lamp, or use pieces with matt tops")
+                f"{glossy.name.lower()} piece looks like the {towards.name.lower()} ones): "
+                "move or dim the lamp, or use pieces with matt tops")
         found.append(GlareReach(glossy, towards, bound))
     return tuple(found)
 

@@ -124,7 +124,8 @@ class FrameReading:
     """For each doubtful point, in order, the labels it may hold: those its colour fits
     nearly as well as its best, when only its colour left it unsure; the two labels the two
     parts of a split top tell; its piece or bare paper, for a piece brighter than the paper
-    round it; none when something else did (a piece set down between points, a pale piece
+    round it; both sets, for a top a lamp's glare may have made look like the other set;
+    none when something else did (a piece set down between points, a pale piece
     over another)."""
     paper_clear: bool = False
     """Whether all the bare paper looked like paper."""
@@ -196,7 +197,8 @@ class BoardReader:
         self.config = config or VisionConfig()
         self.calibration = calibration
         self._model = calibration.model
-        self._layout = sampling_layout(self.config, calibration.size, calibration.wide_tops)
+        self._layout = sampling_layout(self.config, calibration.size, calibration.wide_tops,
+                                       rims=calibration.rim_check is not None)
         self._locator = BoardLocator(self.config, self._model, calibration.camera,
                                      fixed=not calibration.uses_markers)
         self._pose: _PoseTables | None = None
@@ -276,25 +278,12 @@ class BoardReader:
         flagged |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
         flagged |= self._paper_coloured(samples.features, result.labels, pale)
         flagged |= self._pale_on_lines(frame, maps, samples, pale)
-        # A label a point may hold besides the one read: what a split top's median tells, or
-        # bare paper, for a piece brighter than the paper round it.
+        # A label a point may hold besides the one read: what a split top's median tells,
+        # bare paper for a piece brighter than the paper round it, or a glossy set.
         other = np.where(self._brighter_than_paper(samples, result.labels, pale), _EMPTY,
                          self._split_tops(samples, result))
-        # A piece the start position's glare says may be of a glossy set instead, unless
-        # its excess says plainly which set it is, as glare cannot make it.
-        if self.calibration.glare_reach:
-            glossy = glared_from(self.calibration.glare_reach, self.colours.means,
-                                 samples.features, result.labels)
-            if self.calibration.set_contrast is not None:
-                glossy = np.where(on_own_side(self.calibration.set_contrast, samples.features,
-                                              result.labels), result.labels, glossy)
-            other = np.where(other == result.labels, glossy, other)
-        # A piece read as a pale set whose rim is a dark one's: a dark top mirroring a lamp.
-        rims = self.calibration.rim_check
-        if rims is not None:
-            assert samples.rim_relative is not None
-            other = np.where(dark_rimmed(rims, samples.rim_relative, result.labels)
-                             & (other == result.labels), LABELS.index(rims.dark), other)
+        other = np.where(other == result.labels, self._mirroring(samples, result.labels),
+                         other)
         second = other != result.labels
         unsure = flagged | second | (result.confidences < self.config.confident)
         # What each unsure point may hold; nothing known when another check flagged it.
@@ -375,6 +364,30 @@ class BoardReader:
         self._frames_adapted += 1
         if self._frames_adapted >= ADAPTED_FRAMES:
             self.colours, self._frames_adapted = self._adapting, 0
+
+    def _mirroring(self, samples: BoardSamples, labels: np.ndarray) -> np.ndarray:
+        """Each point's glossy set it may be instead of the set read, where a lamp's glare
+        may have made it look so; its label read elsewhere.
+
+        A piece the start position's glare says may be of a glossy set (``glare_reach``),
+        unless its excess says plainly which set it is, as glare cannot make it; and a piece
+        read as a pale set whose rim is a dark one's (``rim_check``): a dark top mirroring
+        the lamp whole.
+        """
+        result = labels
+        if self.calibration.glare_reach:
+            glossy = glared_from(self.calibration.glare_reach, self.colours.means,
+                                 samples.features, labels)
+            if self.calibration.set_contrast is not None:
+                glossy = np.where(on_own_side(self.calibration.set_contrast, samples.features,
+                                              labels), labels, glossy)
+            result = glossy
+        rims = self.calibration.rim_check
+        if rims is not None:
+            assert samples.rim_relative is not None
+            result = np.where(dark_rimmed(rims, samples.rim_relative, labels)
+                              & (result == labels), LABELS.index(rims.dark), result)
+        return result
 
     def _paper_coloured(self, features: np.ndarray, labels: np.ndarray, pale: np.ndarray
                         ) -> np.ndarray:

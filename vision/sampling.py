@@ -72,7 +72,7 @@ class SamplingLayout:
     """The piece sets read over the wider disc."""
     rim_pixels: np.ndarray
     """(points, r) flat pixel indices of the ring round each point where a piece's rim is
-    (:data:`RIM_RADII`)."""
+    (:data:`RIM_RADII`); r is 0 when the rims are not read."""
     paper_pixels: np.ndarray
     """(cells, m) flat pixel indices of each paper sample."""
     paper_grid: np.ndarray
@@ -102,9 +102,12 @@ class SamplingLayout:
 
 @lru_cache(maxsize=8)
 def sampling_layout(config: VisionConfig, size: int,
-                    wide_tops: frozenset[PointLabel] = frozenset()) -> SamplingLayout:
+                    wide_tops: frozenset[PointLabel] = frozenset(),
+                    rims: bool = True) -> SamplingLayout:
     """The sampling layout of a ``size`` board (built once per config and size), reading the
-    ``wide_tops`` piece sets over the wider disc."""
+    ``wide_tops`` piece sets over the wider disc, and the pieces' rims when ``rims`` (a
+    reader whose calibration has no rim check needs none: they cost a tenth of a steady
+    frame)."""
     pitch = config.canonical_pitch_px
     margin = config.canonical_margin
     view = round((size - 1 + 2 * margin) * pitch)
@@ -127,7 +130,8 @@ def sampling_layout(config: VisionConfig, size: int,
     wide_samples = [disc(*centre(x, y), config.wide_point_sample_radius, True)
                     for x, y in points]
     rings = [np.setdiff1d(disc(*centre(x, y), RIM_RADII[1], False),
-                          disc(*centre(x, y), RIM_RADII[0], False)) for x, y in points]
+                          disc(*centre(x, y), RIM_RADII[0], False)) if rims
+             else np.zeros(0, np.intp) for x, y in points]
     cells = [(x - 0.5, y - 0.5) for y in range(size + 1) for x in range(size + 1)]
     paper_samples = [disc(*centre(x, y), config.paper_sample_radius, False) for x, y in cells]
     # Beyond the grid's edge, between its loops: a finger reaching an edge point from
@@ -444,7 +448,8 @@ class BoardSamples:
     (``SamplingLayout.wide_tops``)."""
     rims: np.ndarray | None = None
     """(points,) grey level of the ring round each point on the tops' plane
-    (:data:`RIM_QUANTILE`): a glossy dark top mirroring a lamp keeps its dark rim."""
+    (:data:`RIM_QUANTILE`): a glossy dark top mirroring a lamp keeps its dark rim. None
+    when the layout reads no rims."""
     rim_relative: np.ndarray | None = None
     """(points,) log of ``rims`` relative to the paper round each point's brightness."""
 
@@ -470,9 +475,11 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     if layout.wide_tops:
         wide_colours = np.partition(top_pixels[layout.wide_point_pixels],
                                     layout.wide_colour_rank, axis=1)[:, layout.wide_colour_rank]
-    rings = top_pixels[layout.rim_pixels].mean(axis=2)
-    rim_rank = round(RIM_QUANTILE * (rings.shape[1] - 1))
-    rims = np.partition(rings, rim_rank, axis=1)[:, rim_rank]
+    rims = None
+    if layout.rim_pixels.size:
+        rings = top_pixels[layout.rim_pixels].mean(axis=2)
+        rim_rank = round(RIM_QUANTILE * (rings.shape[1] - 1))
+        rims = np.partition(rings, rim_rank, axis=1)[:, rim_rank]
     paper = paper_view.reshape(-1, 3).astype(np.float32)[layout.paper_pixels]
     paper_colours = paper.mean(axis=1)
     brightness = paper.mean(axis=2)

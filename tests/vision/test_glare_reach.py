@@ -13,7 +13,7 @@ import pytest
 
 from controller.reading import BoardReading
 from vision.calibrate import Calibration, load_calibration, save_calibration, start_labels
-from vision.colour import LABELS, PointLabel
+from vision.colour import LABELS, PointLabel, learn_colours
 from vision.config import VisionConfig
 from vision.errors import BadCalibration
 from vision.glare_reach import GlareOverlap, GlareReach, glared_from, learn_glare_reach
@@ -42,16 +42,21 @@ def start_features(glared_black: float | None) -> tuple[np.ndarray, np.ndarray]:
     return features, expected
 
 
+def means_of(features: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """The colour model's means, as calibration learns them from these features."""
+    return learn_colours(VisionConfig(), features, expected).means
+
+
 def test_no_top_that_looked_like_the_other_set_means_no_reach() -> None:
     features, expected = start_features(glared_black=-1.0)
-    assert learn_glare_reach(features, expected, expected) == ()
+    assert learn_glare_reach(means_of(features, expected), features, expected, expected) == ()
 
 
 def test_a_black_top_the_lamp_greyed_past_halfway_reaches_the_white_set() -> None:
     features, expected = start_features(glared_black=-0.6)
     looked_like = expected.copy()
     looked_like[np.flatnonzero(expected == BLACK)[0]] = RED
-    (reach,) = learn_glare_reach(features, expected, looked_like)
+    (reach,) = learn_glare_reach(means_of(features, expected), features, expected, looked_like)
     assert (reach.glossy, reach.towards) == (PointLabel.BLACK, PointLabel.RED)
     means = np.array([[0.0, 0.0, 0.0, 1.0], [*WHITE_TOP, 0.0], [*BLACK_TOP, 0.0]])
     frame = np.zeros((3, 3, 4))
@@ -68,7 +73,7 @@ def test_a_black_top_greyed_as_far_as_the_white_ones_is_refused_in_words() -> No
     looked_like = expected.copy()
     looked_like[np.flatnonzero(expected == BLACK)[0]] = RED
     with pytest.raises(GlareOverlap, match="look alike where the lamp's glare falls"):
-        learn_glare_reach(features, expected, looked_like)
+        learn_glare_reach(means_of(features, expected), features, expected, looked_like)
 
 
 def test_the_reach_is_kept_in_the_calibration_file(calibration6: Calibration,

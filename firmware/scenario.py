@@ -134,5 +134,12 @@ def parse_scenario(text: str) -> list[Step]:
         try:
             steps.append(_parse_line(number, words))
         except ValueError as error:
-            raise BadScenario(f"line {number}: {error}: {raw.strip()!r}") from None
+            raise BadScenario(f"line {number}: {_clipped(str(error), 200)}: "
+                              f"{_clipped(repr(raw.strip()), 80)}") from None
     return steps
+
+
+def _clipped(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters: a line of junk (a binary file read as a
+    scenario, say) must still make a message that fits on a line."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"

@@ -108,6 +108,13 @@ def test_lifted_piece_lights_its_targets() -> None:
     assert {"a3", "b3", "c3"} <= set(lit["on"])
 
 
+def test_a_line_of_junk_makes_a_message_that_fits_on_a_line() -> None:
+    junk = "0" * 17 + "\x1b\x1b" + "\U00018cd6" * 60  # a binary file read as a scenario
+    with pytest.raises(BadScenario, match="line 1: unknown action") as raised:
+        parse_scenario(junk)
+    assert len(str(raised.value)) < 400 and "\n" not in str(raised.value)
+
+
 @pytest.mark.slow
 def test_bad_scenarios_name_the_line() -> None:
     with pytest.raises(BadScenario, match="line 2: unknown action 'jump'"):

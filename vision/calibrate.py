@@ -46,7 +46,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from controller.geometry import point_name, point_xy
+from controller.geometry import Point, parse_point, point_name, point_xy
 from controller.position import start_position
 from controller.reading import BoardReading
 from vision.board_model import BoardModel, board_model, size_of_marker
@@ -66,6 +66,7 @@ from vision.doubt import choices, few_enough
 from vision.errors import BadCalibration, CalibrationFailed
 from vision.glare_reach import GlareOverlap, GlareReach, learn_glare_reach
 from vision.locate import detect_markers, fit_marker_camera, marker_points
+from vision.mirror_spot import PIECE_SETS, mirrored_whole
 from vision.paper import check_paper
 from vision.register import fit_camera
 from vision.rims import RimCheck, learn_rim_check
@@ -154,6 +155,9 @@ class Calibration:
     rim_check: RimCheck | None = None
     """How dark a pale set's rims may be (``vision.rims``); None unless one set is pale and
     the other's rims plainly darker."""
+    mirror_points: frozenset[Point] = frozenset()
+    """The start position's points whose glossy tops mirrored a lamp whole
+    (``vision.mirror_spot``)."""
 
     @property
     def model(self) -> BoardModel:
@@ -192,6 +196,7 @@ class Calibration:
             "set_contrast": None if self.set_contrast is None else self.set_contrast.to_json(),
             "glare_reach": [reach.to_json() for reach in self.glare_reach],
             "rim_check": None if self.rim_check is None else self.rim_check.to_json(),
+            "mirror_points": sorted(point_name(point) for point in self.mirror_points),
         }
 
 
@@ -294,7 +299,8 @@ def calibrate(
     stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
     calibration = Calibration(size, camera, learned.colours, stored, top,
                               learned.paper_chroma, learned.top_patterns, learned.set_contrast,
-                              learned.glare_reach, learned.rim_check)
+                              learned.glare_reach, learned.rim_check,
+                              frozenset(model.points[i] for i in learned.mirror_points))
     _check_read_as_start(config, calibration, image)
     return calibration
 
@@ -337,6 +343,7 @@ class _Learned(NamedTuple):
     set_contrast: SetContrast | None
     glare_reach: tuple[GlareReach, ...]
     rim_check: RimCheck | None
+    mirror_points: tuple[int, ...]
 
 
 def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
@@ -377,13 +384,16 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     if not paper.is_clear:
         raise CalibrationFailed("something covers the board in the calibration image")
     contrast = learn_set_contrast(samples.features, expected)
-    looked_like = _check_start_position(config, samples.features, expected, size, contrast,
-                                        tolerant)
+    start = _check_start_position(config, samples.features, expected, size, contrast, tolerant)
     assert samples.middle_relative is not None
     patterns = {label: triple(np.median(samples.middle_relative[expected == index]
                                         - samples.features[expected == index, index, :3], axis=0))
                 for index, label in enumerate(LABELS) if label in wide}
-    colours = learn_colours(config, samples.features, expected)
+    # A top mirroring the lamp whole tells nothing of its set's colour, nor of its rims'
+    # or of how far glare moves it: it is left out (-1 is no label).
+    mirrored = start.mirrored
+    learning = np.where(mirrored, -1, expected)
+    colours = learn_colours(config, samples.features, learning)
     reread = classify(config, colours, samples.features)
     # Read as frames will be: glossy pieces the colours leave unsure may be confirmed.
     confidences = reread.confidences if contrast is None else confirmed(
@@ -394,11 +404,15 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     # frames later, as a point read rightly but unsurely is.
     explained = tolerant & wrong & unsure & np.array(
         [LABELS[label] in choices(reread, i) for i, label in enumerate(expected)])
-    odd = (wrong & ~explained) | (~wrong & (confidences < LEAST_CALIBRATION_CONFIDENCE))
+    odd = ~mirrored & ((wrong & ~explained)
+                       | (~wrong & (confidences < LEAST_CALIBRATION_CONFIDENCE)))
     # Points read rightly but unsurely (glossy tops catching the lamp, printed tops at the
     # edge of a spotlight's cone) are doubtful in frames later, never wrong, and read from
     # the game: as many as a frame may have, or the start position itself could not be.
-    if not odd.any() and not few_enough([choices(reread, int(i)) for i in np.flatnonzero(unsure)]):
+    # So are the tops mirroring the lamp whole, which may hold either set.
+    if not odd.any() and not few_enough([
+            PIECE_SETS if mirrored[i] else choices(reread, int(i))
+            for i in np.flatnonzero(unsure | mirrored)]):
         raise CalibrationFailed(
             f"the pieces are read rightly but not surely (at {_names(size, unsure)}): "
             f"{_alike(reread, unsure)} look too much alike in this light; use pieces that "
@@ -411,8 +425,9 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
         )
     assert samples.rim_relative is not None
     return _Learned(colours, triple(paper.chroma), patterns, contrast,
-                    learn_glare_reach(colours.means, samples.features, expected, looked_like),
-                    learn_rim_check(colours, samples.rim_relative, expected))
+                    learn_glare_reach(colours.means, samples.features, learning, start.looked_like),
+                    learn_rim_check(colours, samples.rim_relative, learning),
+                    tuple(int(i) for i in np.flatnonzero(mirrored)))
 
 
 def wide_tops(samples: BoardSamples, expected: np.ndarray) -> frozenset[PointLabel]:
@@ -530,14 +545,24 @@ def _names(size: int, mask: np.ndarray) -> str:
     return " ".join(point_name(board_model(size).points[i]) for i in np.flatnonzero(mask))
 
 
+class _StartCheck(NamedTuple):
+    """What the start position's check found of the points it let pass."""
+
+    looked_like: np.ndarray
+    """(points,) the label each point looks most like where that is let pass (a glossy top
+    greyed by a lamp, nearer the other set), its own elsewhere."""
+    mirrored: np.ndarray
+    """(points,) the pieces whose glossy tops mirror the lamp whole
+    (``vision.mirror_spot``)."""
+
+
 def _check_start_position(config: VisionConfig, features: np.ndarray, expected: np.ndarray,
                           size: int, contrast: SetContrast | None,
-                          tolerant: bool) -> np.ndarray:
+                          tolerant: bool) -> _StartCheck:
     """Raise CalibrationFailed unless every point of ``features`` looks like its label of the
     start position ``expected``; ``contrast`` is the sets' contrast learned from them.
-    ``tolerant`` lets a glossy top the glare moved part of the way to the other set pass.
-    Returns the label each point looks most like where that is let pass (a glossy top
-    greyed by a lamp, nearer the other set), its own elsewhere."""
+    ``tolerant`` lets a glossy top the glare moved part of the way to the other set pass,
+    or one mirroring the lamp whole."""
     medians = np.stack([np.median(features[expected == i, i], axis=0)
                         for i in range(len(LABELS))])
     empty, red, black = (LABELS.index(label) for label in
@@ -602,13 +627,15 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
         unlike &= ~((nearest != empty) & on_own_side(contrast, features, expected))
     # Glare moves a top towards the other set, not to bare paper, which shows its cross.
     odd = unlike & ~(tolerant & (along <= PLAINLY_OTHER) & (nearest != empty))
+    # A glossy top mirroring the lamp whole looks like paper, but hides the cross.
+    mirrored = tolerant & mirrored_whole(features, expected, nearest)
+    odd &= ~mirrored
     if np.any(odd):
         raise CalibrationFailed(
             f"the image does not show the start position (odd points: {_names(size, odd)})"
             f"{_faint_lines_hint(features, expected)}"
         )
-    looked_like: np.ndarray = np.where(unlike, nearest, expected)
-    return looked_like
+    return _StartCheck(np.where(unlike & ~mirrored, nearest, expected), mirrored)
 
 
 # ------------------------------------------------------------------ files
@@ -678,9 +705,13 @@ def _calibration_from_json(data: object) -> Calibration:
     reach = tuple(GlareReach.from_json(item) for item in reach_data)
     rim_data = data.get("rim_check")
     rims = None if rim_data is None else RimCheck.from_json(rim_data)
+    mirror_data = data.get("mirror_points", [])
+    if not isinstance(mirror_data, list) or not all(isinstance(n, str) for n in mirror_data):
+        raise ValueError("mirror points are not a list of point names")
+    mirrors = frozenset(parse_point(name, size) for name in mirror_data)
     return Calibration(size, camera, ColourModel.from_json(data["colours"]), corners,
                        piece_height, paper_chroma, _top_patterns(data.get("top_patterns", {})),
-                       contrast, reach, rims)
+                       contrast, reach, rims, mirrors)
 
 
 def _top_patterns(data: object) -> dict[PointLabel, tuple[float, float, float]]:

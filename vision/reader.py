@@ -23,7 +23,7 @@ from math import isqrt
 
 import numpy as np
 
-from controller.geometry import Point, bit
+from controller.geometry import Point, bit, point_xy
 from controller.position import Color
 from controller.reading import BoardReading
 from vision.calibrate import Calibration
@@ -46,6 +46,7 @@ from vision.doubt import few_enough
 from vision.errors import BadImage
 from vision.glare_reach import glared_from
 from vision.locate import BoardLocator, LocationStatus
+from vision.mirror_spot import hides_cross, mirror_choices, spot
 from vision.paper import check_paper
 from vision.rims import dark_rimmed
 from vision.sampling import (
@@ -213,6 +214,9 @@ class BoardReader:
         self._top_patterns = np.zeros((len(LABELS), 3))
         for label, shift in calibration.top_patterns.items():
             self._top_patterns[LABELS.index(label)] = shift
+        self._mirror_spot = spot([point_xy(point) for point in self._model.points],
+                                 [point in calibration.mirror_points
+                                  for point in self._model.points])
 
     def reset(self) -> None:
         """Forget the board's last place (the next frame runs a full marker detection)."""
@@ -291,6 +295,7 @@ class BoardReader:
         choices = {i: () if flagged[i] else
                    (labels[i], LABELS[other[i]]) if second[i] else choices_of(result, i)
                    for i in map(int, np.flatnonzero(unsure & paper.is_clear))}
+        choices.update(self._in_mirror_spot(samples.features, result, choices))
         reading = None
         status = ReadStatus.OCCLUDED
         if paper.is_clear and not unsure.any():
@@ -388,6 +393,16 @@ class BoardReader:
             result = np.where(dark_rimmed(rims, samples.rim_relative, labels)
                               & (result == labels), LABELS.index(rims.dark), result)
         return result
+
+    def _in_mirror_spot(self, features: np.ndarray, result: Classification,
+                        choices: dict[int, tuple[PointLabel, ...]]
+                        ) -> dict[int, tuple[PointLabel, ...]]:
+        """The choices of the unsure points with none (``choices``) that may be glossy tops
+        mirroring the lamp whole: those in its spot that hide their cross
+        (``vision.mirror_spot``). Either piece set, never bare paper."""
+        hidden = self._mirror_spot & hides_cross(features, float(self.colours.means[_EMPTY, 3]))
+        return {i: mirror_choices(result, i) for i in map(int, np.flatnonzero(hidden))
+                if choices.get(i) == ()}
 
     def _paper_coloured(self, features: np.ndarray, labels: np.ndarray, pale: np.ndarray
                         ) -> np.ndarray:

@@ -1,0 +1,72 @@
+"""Where a lamp's reflection makes glossy tops look like bare paper that hides its cross.
+
+Decisions:
+- A glossy dark or coloured top right under the reflection of a lamp or a window mirrors
+  it over its whole face: it looks as light as the paper, and only the printed cross it
+  hides says it is no bare point. Nothing says which set it is of, and a fingertip in a
+  warm light can look the same, so elsewhere the reader names no choices for such a point
+  (``BoardReader._paper_coloured``) and the frame waits.
+- The reflection falls on the same place of the tops' plane as long as the camera and the
+  lamp stay where they are, and the start position shows where it falls: its pieces whose
+  colour is nearest the paper's with their cross hidden (``mirrored_whole``). The
+  calibration keeps those points (``Calibration.mirror_points``).
+- In a frame, a point within ``SPOT_REACH`` steps of one of them that hides its cross and
+  has no choices may hold a piece of either set, never nothing: the reader makes it
+  doubtful with both sets as its choices, and the game tells which from the boards it
+  expects. The point is never read, so a board with a piece there is confirmed only when
+  the game expects exactly one such board; a hand there is caught by the paper round it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision.colour import LABELS, Classification, PointLabel
+
+MIRROR_CROSS = 0.5
+"""Most cross, as a share of the bare points' median, of a top read as mirroring the lamp
+whole. Measured on physically based renders of glossy red and black sets under pendant,
+ceiling and window light and wide lenses: such tops show 0.00 to 0.42 of it."""
+SPOT_REACH = 1
+"""How far (steps along files and ranks, diagonals too) from a point where the start
+position showed a mirrored top the reflection may fall on another piece's top: a piece set
+down a little off its point, or a camera re-registered, moves it by less than a step."""
+
+_EMPTY = LABELS.index(PointLabel.EMPTY)
+PIECE_SETS = tuple(label for label in LABELS if label is not PointLabel.EMPTY)
+
+
+def mirrored_whole(features: np.ndarray, expected: np.ndarray, nearest: np.ndarray
+                   ) -> np.ndarray:
+    """(points,) the start position's pieces that look like bare paper hiding its cross
+    (``features`` as ``BoardSamples.features``, ``expected`` the start position's label
+    indices, ``nearest`` the label each point looks most like)."""
+    bare = float(np.median(features[expected == _EMPTY, _EMPTY, 3]))
+    result: np.ndarray = ((expected != _EMPTY) & (nearest == _EMPTY)
+                          & hides_cross(features, bare))
+    return result
+
+
+def spot(grid: Sequence[tuple[int, int]], mirrored: Sequence[bool]) -> np.ndarray:
+    """(points,) the points within SPOT_REACH of the ``mirrored`` ones (both in the board's
+    point order, ``grid`` giving each point's file and rank index)."""
+    positions = np.array(grid, np.intp).reshape(-1, 2)
+    chosen = positions[np.asarray(mirrored, bool)]
+    steps = np.abs(positions[:, None, :] - chosen[None, :, :]).max(axis=2)
+    result: np.ndarray = (steps <= SPOT_REACH).any(axis=1)
+    return result
+
+
+def mirror_choices(result: Classification, point: int) -> tuple[PointLabel, ...]:
+    """The piece sets a point in the spot may hold, nearest first."""
+    return tuple(sorted(PIECE_SETS, key=lambda label: float(
+        result.distances[point, LABELS.index(label)])))
+
+
+def hides_cross(features: np.ndarray, bare: float) -> np.ndarray:
+    """(points,) points whose printed cross is hidden as a mirrored top hides it, where a
+    bare point shows ``bare``."""
+    result: np.ndarray = features[:, _EMPTY, 3] < MIRROR_CROSS * bare
+    return result

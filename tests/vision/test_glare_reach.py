@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from controller.reading import BoardReading
-from vision.calibrate import Calibration, load_calibration, save_calibration, start_labels
+from tests.vision.calibration_files import assert_kept_in_file
+from vision.calibrate import Calibration, start_labels
 from vision.colour import LABELS, PointLabel, learn_colours
 from vision.config import VisionConfig
-from vision.errors import BadCalibration
 from vision.glare_reach import GlareOverlap, GlareReach, glared_from, learn_glare_reach
 from vision.reader import BoardReader, ReadStatus
 
@@ -80,12 +80,8 @@ def test_the_reach_is_kept_in_the_calibration_file(calibration6: Calibration,
                                                    tmp_path: Path) -> None:
     reach = (GlareReach(PointLabel.BLACK, PointLabel.RED, 0.82),
              GlareReach(PointLabel.RED, PointLabel.BLACK, 0.7))
-    path = tmp_path / "calibration.json"
-    save_calibration(replace(calibration6, glare_reach=reach), path)
-    assert load_calibration(path).glare_reach == reach
-    path.write_text(path.read_text().replace('"towards": "r"', '"towards": "b"', 1))
-    with pytest.raises(BadCalibration, match="corrupt calibration file"):
-        load_calibration(path)
+    assert_kept_in_file(calibration6, tmp_path, ('"towards": "r"', '"towards": "b"'),
+                        glare_reach=reach)
 
 
 def test_a_black_top_mirroring_the_lamp_is_never_read_as_white(

@@ -9,14 +9,13 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import pytest
 
 from controller.geometry import parse_point, point_name, point_xy
 from controller.reading import BoardReading
-from vision.calibrate import Calibration, load_calibration, save_calibration, start_labels
+from tests.vision.calibration_files import assert_kept_in_file
+from vision.calibrate import Calibration, start_labels
 from vision.colour import LABELS, PointLabel
 from vision.config import VisionConfig
-from vision.errors import BadCalibration
 from vision.mirror_spot import hides_cross, mirrored_whole, spot
 from vision.reader import BoardReader, ReadStatus
 
@@ -91,9 +90,4 @@ def test_red_tops_mirroring_a_pendant_lamp_calibrate_and_are_read_from_the_game(
 def test_the_mirror_points_are_kept_in_the_calibration_file(calibration6: Calibration,
                                                            tmp_path: Path) -> None:
     points = frozenset({parse_point("d1", 6), parse_point("e2", 6)})
-    path = tmp_path / "calibration.json"
-    save_calibration(replace(calibration6, mirror_points=points), path)
-    assert load_calibration(path).mirror_points == points
-    path.write_text(path.read_text().replace('"e2"', "5", 1))
-    with pytest.raises(BadCalibration, match="corrupt calibration file"):
-        load_calibration(path)
+    assert_kept_in_file(calibration6, tmp_path, ('"e2"', "5"), mirror_points=points)

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from controller.reading import BoardReading
-from vision.calibrate import Calibration, load_calibration, save_calibration, start_labels
+from tests.vision.calibration_files import assert_kept_in_file
+from vision.calibrate import Calibration, start_labels
 from vision.colour import LABELS, ColourModel, PointLabel
 from vision.config import VisionConfig
-from vision.errors import BadCalibration
 from vision.reader import BoardReader, ReadStatus
 from vision.rims import RimCheck, dark_rimmed, learn_rim_check
 
@@ -60,12 +60,7 @@ def test_no_floor_without_a_pale_set_or_darker_rims() -> None:
 def test_the_rim_check_is_kept_in_the_calibration_file(calibration6: Calibration,
                                                        tmp_path: Path) -> None:
     check = RimCheck(PointLabel.RED, PointLabel.BLACK, -0.45)
-    path = tmp_path / "calibration.json"
-    save_calibration(replace(calibration6, rim_check=check), path)
-    assert load_calibration(path).rim_check == check
-    path.write_text(path.read_text().replace('"dark": "b"', '"dark": "r"'))
-    with pytest.raises(BadCalibration, match="corrupt calibration file"):
-        load_calibration(path)
+    assert_kept_in_file(calibration6, tmp_path, ('"dark": "b"', '"dark": "r"'), rim_check=check)
 
 
 @pytest.mark.parametrize(("room", "board"), [

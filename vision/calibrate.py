@@ -69,7 +69,7 @@ from vision.locate import detect_markers, fit_marker_camera, marker_points
 from vision.mirror_spot import PIECE_SETS, mirrored_whole
 from vision.paper import check_paper
 from vision.register import fit_camera
-from vision.rims import RimCheck, learn_rim_check
+from vision.rims import RimCheck, dark_rimmed, learn_rim_check
 from vision.sampling import (
     BoardSamples,
     SamplingLayout,
@@ -384,7 +384,9 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     if not paper.is_clear:
         raise CalibrationFailed("something covers the board in the calibration image")
     contrast = learn_set_contrast(samples.features, expected)
-    start = _check_start_position(config, samples.features, expected, size, contrast, tolerant)
+    assert samples.rim_relative is not None
+    start = _check_start_position(config, samples.features, expected, size, contrast,
+                                  samples.rim_relative, tolerant)
     assert samples.middle_relative is not None
     patterns = {label: triple(np.median(samples.middle_relative[expected == index]
                                         - samples.features[expected == index, index, :3], axis=0))
@@ -423,10 +425,9 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
             f"the image does not show the start position clearly (odd points: "
             f"{_names(size, odd)}){_faint_lines_hint(samples.features, expected)}"
         )
-    assert samples.rim_relative is not None
     return _Learned(colours, triple(paper.chroma), patterns, contrast,
                     learn_glare_reach(colours.means, samples.features, learning, start.looked_like),
-                    learn_rim_check(colours, samples.rim_relative, learning),
+                    learn_rim_check(colours.means, samples.rim_relative, learning),
                     tuple(int(i) for i in np.flatnonzero(mirrored)))
 
 
@@ -557,12 +558,12 @@ class _StartCheck(NamedTuple):
 
 
 def _check_start_position(config: VisionConfig, features: np.ndarray, expected: np.ndarray,
-                          size: int, contrast: SetContrast | None,
+                          size: int, contrast: SetContrast | None, rims: np.ndarray,
                           tolerant: bool) -> _StartCheck:
     """Raise CalibrationFailed unless every point of ``features`` looks like its label of the
-    start position ``expected``; ``contrast`` is the sets' contrast learned from them.
-    ``tolerant`` lets a glossy top the glare moved part of the way to the other set pass,
-    or one mirroring the lamp whole."""
+    start position ``expected``; ``contrast`` is the sets' contrast learned from them,
+    ``rims`` their rims (``BoardSamples.rim_relative``). ``tolerant`` lets a glossy top the
+    glare moved part of the way to the other set pass, or one mirroring the lamp whole."""
     medians = np.stack([np.median(features[expected == i, i], axis=0)
                         for i in range(len(LABELS))])
     empty, red, black = (LABELS.index(label) for label in
@@ -627,8 +628,10 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
         unlike &= ~((nearest != empty) & on_own_side(contrast, features, expected))
     # Glare moves a top towards the other set, not to bare paper, which shows its cross.
     odd = unlike & ~(tolerant & (along <= PLAINLY_OTHER) & (nearest != empty))
-    # A glossy top mirroring the lamp whole looks like paper, but hides the cross.
-    mirrored = tolerant & mirrored_whole(features, expected, nearest)
+    # A glossy top mirroring the lamp whole looks like paper, but hides the cross; a dark
+    # one looks like the pale set, but keeps its dark rim.
+    mirrored = tolerant & (mirrored_whole(features, expected, nearest)
+                           | _pale_looking_dark(medians, rims, expected, nearest))
     odd &= ~mirrored
     if np.any(odd):
         raise CalibrationFailed(
@@ -636,6 +639,19 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
             f"{_faint_lines_hint(features, expected)}"
         )
     return _StartCheck(np.where(unlike & ~mirrored, nearest, expected), mirrored)
+
+
+def _pale_looking_dark(medians: np.ndarray, rims: np.ndarray, expected: np.ndarray,
+                       nearest: np.ndarray) -> np.ndarray:
+    """(points,) the start position's pieces of a dark set that look like the pale set
+    (``nearest``) but whose rims are dark (``vision.rims``); ``medians`` (labels, 3+) the
+    labels' colours."""
+    check = learn_rim_check(medians, rims, expected)
+    if check is None:
+        return np.zeros(len(expected), bool)
+    result: np.ndarray = (expected == LABELS.index(check.dark)) & dark_rimmed(check, rims,
+                                                                              nearest)
+    return result
 
 
 # ------------------------------------------------------------------ files

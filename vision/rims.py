@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.colour import LABELS, ColourModel, PointLabel
+from vision.colour import LABELS, PointLabel
 
 PALE_SET = 0.6
 """Most distance (log colour) of a set's colour from the paper's for it to count as pale."""
@@ -67,12 +67,12 @@ class RimCheck:
         return RimCheck(pale, dark, floor)
 
 
-def learn_rim_check(colours: ColourModel, rims: np.ndarray, expected: np.ndarray
+def learn_rim_check(means: np.ndarray, rims: np.ndarray, expected: np.ndarray
                     ) -> RimCheck | None:
-    """The rim check of the start position (``rims`` as ``BoardSamples.rim_relative``,
-    ``expected`` its label indices), or None when no set is pale or the other's rims are
-    not plainly darker."""
-    means = colours.means[:, :3]
+    """The rim check of the start position (``means`` (labels, 3+) its labels' colours as the
+    colour model's, ``rims`` as ``BoardSamples.rim_relative``, ``expected`` its label
+    indices), or None when no set is pale or the other's rims are not plainly darker."""
+    means = means[:, :3]
     pale, dark = sorted(_PIECES, key=lambda index: -float(means[index].mean()))
     if float(np.linalg.norm(means[pale] - means[_EMPTY])) > PALE_SET:
         return None

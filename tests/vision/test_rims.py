@@ -42,7 +42,7 @@ WHITE_AND_BLACK = colours([-0.12, -0.12, -0.12], [-1.6, -1.6, -1.6])
 
 
 def test_a_pale_set_against_dark_rims_gets_a_floor_below_its_own_rims() -> None:
-    check = learn_rim_check(WHITE_AND_BLACK, *start_rims(pale=-0.2, dark=-1.2))
+    check = learn_rim_check(WHITE_AND_BLACK.means, *start_rims(pale=-0.2, dark=-1.2))
     assert check is not None
     assert (check.pale, check.dark) == (PointLabel.RED, PointLabel.BLACK)
     assert -0.55 < check.floor < -0.4
@@ -53,8 +53,8 @@ def test_a_pale_set_against_dark_rims_gets_a_floor_below_its_own_rims() -> None:
 
 def test_no_floor_without_a_pale_set_or_darker_rims() -> None:
     red_and_black = colours([-1.2, -1.2, -0.1], [-1.6, -1.6, -1.6])
-    assert learn_rim_check(red_and_black, *start_rims(pale=-0.2, dark=-1.2)) is None
-    assert learn_rim_check(WHITE_AND_BLACK, *start_rims(pale=-0.2, dark=-0.3)) is None
+    assert learn_rim_check(red_and_black.means, *start_rims(pale=-0.2, dark=-1.2)) is None
+    assert learn_rim_check(WHITE_AND_BLACK.means, *start_rims(pale=-0.2, dark=-0.3)) is None
 
 
 def test_the_rim_check_is_kept_in_the_calibration_file(calibration6: Calibration,

@@ -141,6 +141,10 @@ class VisionConfig:
     under a low warm lamp is lit by the daylight alone."""
     near_piece_texture_tolerance: float = 0.45
     """Largest brightness spread of a paper sample next to a piece: a shadow's edge."""
+    shadow_edge_texture_tolerance: float = 0.7
+    """Largest brightness spread of a paper sample next to a piece that keeps the paper's
+    colour closely (half ``paper_chroma_tolerance``): the edge of a hard shadow as deep as
+    a low lamp or a window casts, a fifth as bright as the lit paper beside it."""
 
     marker_match: float = 0.8
     """Least correlation between a marker patch now and when it was located, for 'unchanged'."""

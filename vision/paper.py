@@ -147,7 +147,12 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     hue_error = np.where(beside_pale, np.linalg.norm(
         without_warmth(offset, cooler=0.0, warmer=shadow_warmth), axis=1), chroma_error)
     dark = np.where(near, config.near_piece_dark_tolerance, config.paper_dark_tolerance)
-    texture = np.where(near, config.near_piece_texture_tolerance, config.paper_texture_tolerance)
+    # A piece's hard shadow may split a sample next to it into lit paper and deep shadow,
+    # both the paper's colour; a finger's edge there brings skin's.
+    shadow_edge = near & (chroma_error <= config.paper_chroma_tolerance / 2)
+    texture = np.where(near, np.where(shadow_edge, config.shadow_edge_texture_tolerance,
+                                      config.near_piece_texture_tolerance),
+                       config.paper_texture_tolerance)
     covered = (
         (hue_error > hue) | (tinted & warmer)
         | (brightness_error < -dark)

@@ -18,7 +18,11 @@ Decisions:
   towards the other set's colour, up to ``PLAINLY_OTHER`` of the way, fits the start
   position when nothing else does: the reader keeps such tops doubtful later
   (``vision.glare_reach``), and a pale set's dark-rimmed look-alikes too
-  (``vision.rims``).
+  (``vision.rims``). So does a glossy top that mirrors the lamp whole: one that looks
+  like bare paper but hides the cross, or a dark one that looks like the pale set but
+  keeps its dark rim. It tells nothing of its set's colour and is left out of what is
+  learned; where it stood, the reader takes such tops for a piece of either set later
+  (``vision.mirror_spot``).
 - A piece set whose tops vary within the small disc each point is read over (a printed
   ring and dot falling in and out of it as pieces stand a little off their points) is
   read over a wider disc instead, when that makes its pieces alike (``wide_tops``).
@@ -29,8 +33,8 @@ Decisions:
 - The file is JSON: format tag and version, board size, the camera (lens and pose
   at calibration time), the pieces' height, the corners (marker-free only), the
   colour model, the piece sets read over the wider disc, the sets' contrast, the glare's
-  reach and the rim check. A missing, corrupt or
-  outdated file is one clear error.
+  reach, the rim check and the points whose tops mirrored the lamp whole. A missing,
+  corrupt or outdated file is one clear error.
 - The sheet's paper size does not matter: the marker layout is in pitches, so a
   board printed on A3 is located with the A4 model (the homography absorbs scale).
 """

@@ -8,8 +8,10 @@ Decisions:
   (``BoardReader._paper_coloured``) and the frame waits.
 - The reflection falls on the same place of the tops' plane as long as the camera and the
   lamp stay where they are, and the start position shows where it falls: its pieces whose
-  colour is nearest the paper's with their cross hidden (``mirrored_whole``). The
-  calibration keeps those points (``Calibration.mirror_points``).
+  colour is nearest the paper's with their cross hidden (``mirrored_whole``), and a dark
+  set's pieces that look like a pale set but keep their dark rims (``vision.rims``;
+  ``vision.calibrate`` finds those). The calibration keeps those points
+  (``Calibration.mirror_points``).
 - In a frame, a point within ``SPOT_REACH`` steps of one of them that hides its cross and
   has no choices may hold a piece of either set, never nothing: the reader makes it
   doubtful with both sets as its choices, and the game tells which from the boards it

@@ -17,7 +17,10 @@ against the board as a whole:
   shadow darkens paper by up to ~0.7 in log units, a dark sleeve or dark skin by
   more. Where the pieces' shadows cover much of the paper (a low lamp) the robust
   field follows them, so a sample is too bright only above the lit paper's level too;
-- texture: a sample with an edge through it (a finger's outline) is not bare paper.
+- texture: a sample with an edge through it (a finger's outline) is not bare paper;
+  next to a piece a sharper edge is allowed when the sample keeps the paper's colour
+  closely: the edge of the piece's own hard shadow (a low lamp), deep shadow beside lit
+  paper, both the paper's colour.
 
 One bad sample is enough: the frame is occluded. A sample diagonally next to a piece
 is judged more leniently in darkness, texture and colour: pieces have height, so

@@ -49,6 +49,20 @@ def test_deep_cool_shadows_beside_cream_pieces_under_a_low_lamp_leave_the_board_
     assert frame.reading == BoardReading.of(start_position(6))
 
 
+def test_hard_shadows_splitting_the_paper_beside_the_pieces_leave_the_board_readable(
+        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
+    # Light and dark wooden pieces under a low lamp (a Blender render): each piece casts a
+    # long, sharp shadow, and the paper samples beside the pieces are half lit paper, half
+    # deep shadow. They were taken for a finger's edge: the start position was refused as
+    # covered, and so was every frame.
+    reader = BoardReader(room_calibration("shadow-edges-low-lamp-start.jpg"), config)
+    frame = reader.read(cv2.imread(str(ROOMS / "shadow-edges-low-lamp-frame.jpg")))
+    assert frame.reading == BoardReading.parse("b1bb2/5b/2r3/3r1b/1rb1r1/1r1r1b")
+    # A hand coming in over the same shadows is still a hand.
+    hand = reader.read(cv2.imread(str(ROOMS / "shadow-edges-low-lamp-hand.jpg")))
+    assert hand.status is ReadStatus.OCCLUDED and hand.reading is None
+
+
 @pytest.mark.parametrize(("name", "message"), [
     # The reader finds the warm paper between cream pieces leaning to their colour.
     ("low-lamp-cream-unread-start.jpg", "light makes the sheet look like the pieces"),

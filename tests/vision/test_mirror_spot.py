@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from controller.geometry import parse_point, point_name, point_xy
+from controller.position import start_position
 from controller.reading import BoardReading
 from tests.vision.calibration_files import assert_kept_in_file
 from vision.calibrate import Calibration, start_labels
@@ -91,3 +92,18 @@ def test_the_mirror_points_are_kept_in_the_calibration_file(calibration6: Calibr
                                                            tmp_path: Path) -> None:
     points = frozenset({parse_point("d1", 6), parse_point("e2", 6)})
     assert_kept_in_file(calibration6, tmp_path, ('"e2"', "5"), mirror_points=points)
+
+
+def test_black_tops_mirroring_a_spotlight_as_white_calibrate_by_their_dark_rims(
+        room_calibration: Callable[[str], Calibration], config: VisionConfig) -> None:
+    # Glossy white and black pieces under a spotlight (a Blender render): the black tops on
+    # e5 and f6 mirror it whole and look like the white ones; only their rims are dark.
+    # The start position was refused for them.
+    calibration = room_calibration("rimmed-black-spotlight-start.jpg")
+    assert calibration.rim_check is not None
+    assert {point_name(point) for point in calibration.mirror_points} == {"e5", "f6"}
+    start = BoardReader(calibration, config).read(
+        cv2.imread(str(ROOMS / "rimmed-black-spotlight-start.jpg")))
+    assert start.reading in (None, BoardReading.of(start_position(6)))
+    assert start.fitting([BoardReading.of(start_position(6))]) == BoardReading.of(
+        start_position(6))

@@ -84,6 +84,7 @@ from vision.sampling import (
     view_maps,
 )
 from vision.set_contrast import SetContrast, confirmed, learn_set_contrast, on_own_side
+from vision.shadows import ShadowReach, grid_points, learn_shadow_reach
 
 FORMAT = "surakarta-calibration"
 VERSION = 2
@@ -162,6 +163,9 @@ class Calibration:
     mirror_points: frozenset[Point] = frozenset()
     """The start position's points whose glossy tops mirrored a lamp whole
     (``vision.mirror_spot``)."""
+    shadow_reach: ShadowReach | None = None
+    """The way and length of the pieces' long shadows under a low lamp
+    (``vision.shadows``); None when the paper beside the pieces holds them."""
 
     @property
     def model(self) -> BoardModel:
@@ -201,6 +205,7 @@ class Calibration:
             "glare_reach": [reach.to_json() for reach in self.glare_reach],
             "rim_check": None if self.rim_check is None else self.rim_check.to_json(),
             "mirror_points": sorted(point_name(point) for point in self.mirror_points),
+            "shadow_reach": None if self.shadow_reach is None else self.shadow_reach.to_json(),
         }
 
 
@@ -304,7 +309,8 @@ def calibrate(
     calibration = Calibration(size, camera, learned.colours, stored, top,
                               learned.paper_chroma, learned.top_patterns, learned.set_contrast,
                               learned.glare_reach, learned.rim_check,
-                              frozenset(model.points[i] for i in learned.mirror_points))
+                              frozenset(model.points[i] for i in learned.mirror_points),
+                              learned.shadow_reach)
     _check_read_as_start(config, calibration, image)
     return calibration
 
@@ -348,6 +354,7 @@ class _Learned(NamedTuple):
     glare_reach: tuple[GlareReach, ...]
     rim_check: RimCheck | None
     mirror_points: tuple[int, ...]
+    shadow_reach: ShadowReach | None
 
 
 def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
@@ -385,6 +392,13 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     layout = sampling_layout(config, size, wide)
     samples = judged_against_paper(layout, samples, cover, occupied)
     paper = check_paper(config, layout, samples, occupied, cover)
+    shadows = None
+    if not paper.is_clear:
+        # A low lamp's long shadows, beyond the paper right beside the pieces.
+        shadows = learn_shadow_reach(layout.paper_grid, grid_points(size), occupied,
+                                     paper.shadow_depth, ~paper.beside)
+        if shadows is not None:
+            paper = check_paper(config, layout, samples, occupied, cover, shadow_reach=shadows)
     if not paper.is_clear:
         raise CalibrationFailed("something covers the board in the calibration image")
     contrast = learn_set_contrast(samples.features, expected)
@@ -432,7 +446,7 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     return _Learned(colours, triple(paper.chroma), patterns, contrast,
                     learn_glare_reach(colours.means, samples.features, learning, start.looked_like),
                     learn_rim_check(colours.means, samples.rim_relative, learning),
-                    tuple(int(i) for i in np.flatnonzero(mirrored)))
+                    tuple(int(i) for i in np.flatnonzero(mirrored)), shadows)
 
 
 def wide_tops(samples: BoardSamples, expected: np.ndarray) -> frozenset[PointLabel]:
@@ -633,9 +647,10 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
     # Glare moves a top towards the other set, not to bare paper, which shows its cross.
     odd = unlike & ~(tolerant & (along <= PLAINLY_OTHER) & (nearest != empty))
     # A glossy top mirroring the lamp whole looks like paper, but hides the cross; a dark
-    # one looks like the pale set, but keeps its dark rim.
-    mirrored = tolerant & (mirrored_whole(features, expected, nearest)
-                           | _pale_looking_dark(medians, rims, expected, nearest))
+    # one looks like the pale set, but keeps its dark rim. (One the glare moved only part
+    # of the way passed above: it teaches how far the glare reaches.)
+    mirrored = tolerant & odd & (mirrored_whole(features, expected, nearest)
+                                 | _pale_looking_dark(medians, rims, expected, nearest))
     odd &= ~mirrored
     if np.any(odd):
         raise CalibrationFailed(
@@ -729,9 +744,11 @@ def _calibration_from_json(data: object) -> Calibration:
     if not isinstance(mirror_data, list) or not all(isinstance(n, str) for n in mirror_data):
         raise ValueError("mirror points are not a list of point names")
     mirrors = frozenset(parse_point(name, size) for name in mirror_data)
+    shadow_data = data.get("shadow_reach")
+    shadows = None if shadow_data is None else ShadowReach.from_json(shadow_data)
     return Calibration(size, camera, ColourModel.from_json(data["colours"]), corners,
                        piece_height, paper_chroma, _top_patterns(data.get("top_patterns", {})),
-                       contrast, reach, rims, mirrors)
+                       contrast, reach, rims, mirrors, shadows)
 
 
 def _top_patterns(data: object) -> dict[PointLabel, tuple[float, float, float]]:

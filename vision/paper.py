@@ -39,6 +39,7 @@ import numpy as np
 from vision.colour import WARM, without_cool_light, without_warmth
 from vision.config import VisionConfig
 from vision.sampling import BoardSamples, SamplingLayout, visible_paper
+from vision.shadows import ShadowReach, grid_points, shadowed_cells
 
 _FIT_ROUNDS = 4
 _FIT_SCALE = 0.15  # log units: residuals well beyond this weigh little in the fit
@@ -59,6 +60,11 @@ class PaperCheck:
     uniform: bool
     """Whether every sample away from the pieces has the median's colour closely: then the
     median is the paper's, even if the camera's white balance has moved it."""
+    shadow_depth: np.ndarray
+    """(cells,) how far each sample lies below the lit paper's level (log units, 0 when
+    not below it)."""
+    beside: np.ndarray
+    """(cells,) the samples judged as a piece's shadow may fall on them."""
 
     @property
     def is_clear(self) -> bool:
@@ -71,7 +77,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
                 cover: np.ndarray | None = None,
                 piece_colours: np.ndarray | None = None,
                 coloured: np.ndarray | None = None,
-                paper_chroma: np.ndarray | None = None) -> PaperCheck:
+                paper_chroma: np.ndarray | None = None,
+                shadow_reach: ShadowReach | None = None) -> PaperCheck:
     """Judge every paper sample against the board's paper as a whole.
 
     ``occupied`` (points,) says which points hold a piece; samples next to one are
@@ -89,12 +96,15 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     of the board makes its own colour the median, and the paper beside it looks cooler.
     At calibration there is none, and none is needed: a hand over most of the grid covers
     pieces of the start position, which are then not read as the start position's.
+    With ``shadow_reach`` (``vision.shadows``) the samples the pieces' long shadows reach
+    are judged as those next to a piece.
     """
     colours, spread, usable = samples.paper_colours, samples.paper_spread, None
-    near = np.zeros(len(colours), bool)
+    near = long_shadows = np.zeros(len(colours), bool)
     if occupied is not None:
         taken = np.append(np.asarray(occupied, bool), False)
-        near = taken[layout.cell_neighbours].any(axis=1)
+        long_shadows = _long_shadows(layout, shadow_reach, occupied)
+        near = taken[layout.cell_neighbours].any(axis=1) | long_shadows
         if cover is not None:
             visible = visible_paper(layout, samples, cover, occupied)
             colours, spread, usable = visible.colours, visible.spread, visible.usable
@@ -106,8 +116,9 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     # The paper's colour from every sample of the grid judged: a hand can be brighter than
     # dim paper, so the brightest samples alone may be skin; shadows' other colours are
     # allowed below. Not from the paper beyond the grid's sides: under a hand over most of
-    # the grid, that would put the median halfway between skin and paper, near both.
-    on_grid = judged & layout.on_grid
+    # the grid, that would put the median halfway between skin and paper, near both. Nor
+    # from the pieces' long shadows under a low lamp, which may cover most of the grid.
+    on_grid = judged & layout.on_grid & ~long_shadows
     median = np.median(chroma[on_grid if on_grid.any() else judged], axis=0)
     offset = chroma - median
     uniform = bool((np.linalg.norm(offset[clean & layout.on_grid], axis=1)
@@ -133,7 +144,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     chroma_error = np.linalg.norm(offset, axis=1)
     tinted = near
     if coloured is not None:
-        tinted = np.append(np.asarray(coloured, bool), False)[layout.cell_neighbours].any(axis=1)
+        tinted = np.append(np.asarray(coloured, bool), False)[layout.cell_neighbours].any(
+            axis=1) | _long_shadows(layout, shadow_reach, coloured)
     # A shadow may take the colour of the room's other light, but hardly towards skin: a
     # hand there is caught by how much warmer than the paper it is. Under daylight and a
     # warm lamp, a piece's shadow against the daylight is lit by the lamp alone: warmer by
@@ -165,7 +177,16 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
             offset, cooler=0.0, warmer=np.where(tinted, shadow_warmth, 0.0)), brightness_error,
             piece_colours)
     ) & judged
-    return PaperCheck(covered, chroma_error, brightness_error, median, uniform)
+    return PaperCheck(covered, chroma_error, brightness_error, median, uniform,
+                      shadow_depth, near)
+
+
+def _long_shadows(layout: SamplingLayout, reach: ShadowReach | None, pieces: np.ndarray
+                  ) -> np.ndarray:
+    """(cells,) the samples the shadows of ``pieces`` (points) reach, if ``reach``."""
+    if reach is None:
+        return np.zeros(len(layout.paper_grid), bool)
+    return shadowed_cells(reach, layout.paper_grid, grid_points(layout.size), pieces)
 
 
 def _without_warm_light(config: VisionConfig, offset: np.ndarray,

@@ -273,7 +273,8 @@ class BoardReader:
         pale = np.isin(result.labels, pale_labels(self.config, self.colours))
         coloured = occupied & ~pale
         paper = check_paper(self.config, self._layout, samples, occupied,
-                            maps.cover, pieces, coloured, self._paper_chroma)
+                            maps.cover, pieces, coloured, self._paper_chroma,
+                            self.calibration.shadow_reach)
         # A piece set down off its point covers part of this one: never read it as bare.
         assert samples.disc_relative is not None
         covered = piece_share(self.config, self.colours, samples.disc_relative)

@@ -1,0 +1,71 @@
+"""A low lamp's long shadows: learned from the start position, allowed where they reach."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from controller.reading import BoardReading
+from tests.vision.calibration_files import assert_kept_in_file
+from vision.calibrate import Calibration, start_labels
+from vision.colour import LABELS, PointLabel
+from vision.config import VisionConfig
+from vision.reader import BoardReader, ReadStatus
+from vision.shadows import ShadowReach, grid_points, learn_shadow_reach, shadowed_cells
+
+CELLS = np.array([(x + 0.5, y + 0.5) for y in range(-1, 6) for x in range(-1, 6)])
+"""Grid positions of a 6x6 board's paper samples between and round its points."""
+POINTS = grid_points(6)
+ROOMS = Path(__file__).parent / "data" / "rooms"
+
+
+def test_a_shadow_reaches_the_samples_along_its_way_and_no_others() -> None:
+    piece = np.array([(x, y) == (2, 2) for x, y in POINTS])
+    reach = ShadowReach((1.0, 0.0), 1.5)
+    inside = {tuple(cell) for cell in CELLS[shadowed_cells(reach, CELLS, POINTS, piece)]}
+    # Beside the piece on both sides of its way, and a pitch further along it.
+    assert inside == {(2.5, 2.5), (2.5, 1.5), (3.5, 2.5), (3.5, 1.5)}
+    assert not shadowed_cells(reach, CELLS, POINTS, np.zeros(len(POINTS), bool)).any()
+
+
+def test_the_start_position_shows_the_way_and_length_of_the_shadows() -> None:
+    occupied = start_labels(6) != LABELS.index(PointLabel.EMPTY)
+    # The lamp low beyond the first rank: each shadow reaches two pitches up the files.
+    truth = ShadowReach((0.0, 1.0), 2.0)
+    depth = np.where(shadowed_cells(truth, CELLS, POINTS, occupied), 0.6, 0.0)
+    beside = np.array([any(abs(cx - x) == 0.5 and abs(cy - y) == 0.5 and taken
+                           for (x, y), taken in zip(POINTS, occupied, strict=True))
+                       for cx, cy in CELLS])
+    learned = learn_shadow_reach(CELLS, POINTS, occupied, depth, ~beside)
+    assert learned is not None
+    # Its shadows cover the shadowed samples beyond those beside the pieces, and no lit one.
+    covers = shadowed_cells(learned, CELLS, POINTS, occupied)
+    assert covers[(depth > 0) & ~beside].all()
+    assert not covers[depth == 0].any()
+    assert learned.direction[1] > 0.5  # up the files, as the lamp casts them
+    # Paper lit evenly beyond the pieces: nothing to learn.
+    assert learn_shadow_reach(CELLS, POINTS, occupied, np.zeros(len(CELLS)), ~beside) is None
+
+
+def test_the_shadow_reach_is_kept_in_the_calibration_file(calibration6: Calibration,
+                                                          tmp_path: Path) -> None:
+    assert_kept_in_file(calibration6, tmp_path, ('"length": 1.5', '"length": -1'),
+                        shadow_reach=ShadowReach((0.0, -1.0), 1.5))
+
+
+def test_long_shadows_under_a_low_lamp_calibrate_and_leave_the_board_readable(
+        room_calibration: Callable[[str], Calibration], config: VisionConfig) -> None:
+    # Red and black pieces under a lamp low beside the board (a Blender render): each
+    # piece's shadow reaches two pitches across the paper, over samples no piece stands
+    # beside. The start position was refused as covered, and nearly every frame with it.
+    calibration = room_calibration("long-shadows-low-lamp-start.jpg")
+    assert calibration.shadow_reach is not None
+    reader = BoardReader(calibration, config)
+    frame = reader.read(cv2.imread(str(ROOMS / "long-shadows-low-lamp-frame.jpg")))
+    assert frame.reading == BoardReading.parse("bbrbrb/2rr2/1bbr2/1r2br/r1rr2/r1b1rb")
+    # A hand over the board casts no such shadows: still a hand.
+    hand = reader.read(cv2.imread(str(ROOMS / "long-shadows-low-lamp-hand.jpg")))
+    assert hand.status is ReadStatus.OCCLUDED and hand.reading is None

@@ -1,0 +1,108 @@
+"""Where the pieces' shadows fall under a low lamp: beyond the paper right beside them.
+
+Decisions:
+- The paper check (``vision.paper``) allows a piece's shadow on the paper samples right
+  beside it (diagonally next to its point): darker, of another colour, with an edge
+  through it. Under a lamp low beside the board each piece casts a shadow a pitch or two
+  long, over samples farther off, and those were taken for a hand: the start position was
+  refused as covered, and every frame after.
+- A low lamp casts every piece's shadow the same way and about as far, so the start
+  position shows it: calibration, when the paper check fails, tries each direction (every
+  ``ANGLE_STEP`` degrees) and length (``LENGTHS``) and keeps the one whose shadows, cast
+  from the start position's pieces, cover most of the samples that are in shadow and
+  fewest of those that are lit (``learn_shadow_reach``). It is kept only if the paper then
+  looks clear.
+- In a frame, the samples within the shadows the reach casts from the pieces read there
+  are judged as the samples beside a piece are. A hand casts no such shape: what it
+  covers beyond the pieces' shadows is still judged strictly.
+- Positions are in grid units (pitches) on the paper: file index, rank index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+ANGLE_STEP = 15
+"""Degrees between the shadow directions tried."""
+LENGTHS = (1.0, 1.5, 2.0, 2.5)
+"""Shadow lengths tried, pitches from the piece's point."""
+HALF_WIDTH = 0.6
+"""Distance (pitches) from a shadow's axis within which a paper sample's centre lies in it:
+a piece's radius and half a sample's, so that the samples either side of a file or rank
+along which a shadow falls (half a pitch off it) are in it."""
+SHADOWED = 0.2
+"""Least depth (log, below the lit paper) of a sample counted as in shadow when learning."""
+LIT = 0.05
+"""Most depth of a sample counted as lit when learning."""
+LIT_WEIGHT = 2.0
+"""How much a lit sample a reach would call shadowed counts against it, against each
+shadowed sample it explains."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShadowReach:
+    """The way and the length of the pieces' shadows on the paper."""
+
+    direction: tuple[float, float]
+    """Unit vector (files, ranks) from a piece's point along its shadow."""
+    length: float
+    """How far the shadow reaches from the point, pitches."""
+
+    def to_json(self) -> dict[str, object]:
+        """JSON-ready data."""
+        return {"direction": [round(value, 6) for value in self.direction],
+                "length": round(self.length, 6)}
+
+    @staticmethod
+    def from_json(data: object) -> ShadowReach:
+        """Inverse of :meth:`to_json`; raises ValueError on malformed data."""
+        if not isinstance(data, dict):
+            raise ValueError("shadow reach is not an object")
+        direction = np.asarray(data["direction"], np.float64).reshape(2)
+        length = float(data["length"])
+        if not (np.all(np.isfinite(direction)) and abs(np.hypot(*direction) - 1) < 1e-3
+                and 0 < length <= max(LENGTHS)):
+            raise ValueError("bad shadow reach")
+        return ShadowReach((float(direction[0]), float(direction[1])), length)
+
+
+def grid_points(size: int) -> np.ndarray:
+    """(points, 2) grid positions of a ``size`` board's points, in the board model's order."""
+    return np.array([(x, y) for y in range(size) for x in range(size)], np.float64)
+
+
+def shadowed_cells(reach: ShadowReach, cells: np.ndarray, points: np.ndarray,
+                   occupied: np.ndarray) -> np.ndarray:
+    """(cells,) the paper samples (grid positions ``cells``) within the shadows cast from
+    the ``occupied`` points (grid positions ``points``)."""
+    starts = points[np.asarray(occupied, bool)]
+    if not len(starts):
+        return np.zeros(len(cells), bool)
+    direction = np.asarray(reach.direction)
+    offsets = cells[:, None, :] - starts[None, :, :]
+    along = np.clip(offsets @ direction, 0.0, reach.length)
+    across = np.linalg.norm(offsets - along[..., None] * direction, axis=2)
+    result: np.ndarray = (across <= HALF_WIDTH).any(axis=1)
+    return result
+
+
+def learn_shadow_reach(cells: np.ndarray, points: np.ndarray, occupied: np.ndarray,
+                       depth: np.ndarray, judged: np.ndarray) -> ShadowReach | None:
+    """The reach whose shadows best match the paper samples' ``depth`` (log below the lit
+    paper) among those ``judged`` beyond the samples right beside a piece; None when no
+    reach explains more shadowed samples than it wrongly calls lit ones shadowed."""
+    shadowed, lit = judged & (depth >= SHADOWED), judged & (depth <= LIT)
+    if not shadowed.any():
+        return None
+    best, best_score = None, 0.0
+    for degrees in range(0, 360, ANGLE_STEP):
+        angle = np.radians(degrees)
+        for length in LENGTHS:
+            reach = ShadowReach((float(np.cos(angle)), float(np.sin(angle))), length)
+            inside = shadowed_cells(reach, cells, points, occupied)
+            score = float((inside & shadowed).sum() - LIT_WEIGHT * (inside & lit).sum())
+            if score > best_score:
+                best, best_score = reach, score
+    return best

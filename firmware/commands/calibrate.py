@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from controller.errors import BadOption
+from controller.geometry import point_name
 from firmware.commands import writing
 
 NAME = "calibrate"
@@ -66,4 +67,12 @@ def run(args: argparse.Namespace) -> int:
     for label in sorted(calibration.wide_tops, key=lambda label: label.value, reverse=True):
         print(f"{label.name.lower()} pieces: tops vary (a printed pattern?), read over a "
               "wider part of them")
+    if calibration.mirror_points:
+        # Such points are read from the game, never surely: a maker may prefer to move the lamp.
+        names = " ".join(point_name(point) for point in sorted(calibration.mirror_points))
+        print(f"glare: the tops on {names} mirror a lamp whole; pieces there are read from "
+              "the game (move the lamp to read them surely)")
+    if calibration.shadow_reach is not None:
+        print(f"low light: the pieces' shadows reach {calibration.shadow_reach.length:g} "
+              "squares across the paper; expected there")
     return 0

@@ -185,3 +185,18 @@ def test_calibrate_says_which_set_is_read_over_a_wider_part_of_its_tops(
     assert main(["calibrate", str(start), "--out", str(tmp_path / "cal.json")]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert "black pieces: tops vary (a printed pattern?), read over a wider part of them" in lines
+
+
+@pytest.mark.parametrize(("name", "line"), [
+    # Red tops under a pendant lamp mirroring it whole: see test_mirror_spot.
+    ("mirror-red-pendant-start.jpg", "glare: the tops on d1 d2 e2 mirror a lamp whole; pieces "
+     "there are read from the game (move the lamp to read them surely)"),
+    # A lamp low beside the board: see test_shadows.
+    ("long-shadows-low-lamp-start.jpg", "low light: the pieces' shadows reach 2 squares "
+     "across the paper; expected there"),
+])
+def test_calibrate_says_what_the_lamp_does_to_the_reading(
+        name: str, line: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    start = Path(__file__).parent / "data" / "rooms" / name
+    assert main(["calibrate", str(start), "--out", str(tmp_path / "cal.json")]) == 0
+    assert line in capsys.readouterr().out.splitlines()

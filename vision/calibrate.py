@@ -23,6 +23,9 @@ Decisions:
   keeps its dark rim. It tells nothing of its set's colour and is left out of what is
   learned; where it stood, the reader takes such tops for a piece of either set later
   (``vision.mirror_spot``).
+- Under a lamp low beside the board, the start position also shows which way and how far
+  the pieces' shadows fall on the paper (``vision.shadows``): frames judge the paper they
+  reach as a shadow.
 - A piece set whose tops vary within the small disc each point is read over (a printed
   ring and dot falling in and out of it as pieces stand a little off their points) is
   read over a wider disc instead, when that makes its pieces alike (``wide_tops``).
@@ -392,13 +395,17 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     layout = sampling_layout(config, size, wide)
     samples = judged_against_paper(layout, samples, cover, occupied)
     paper = check_paper(config, layout, samples, occupied, cover)
-    shadows = None
-    if not paper.is_clear:
-        # A low lamp's long shadows, beyond the paper right beside the pieces.
-        shadows = learn_shadow_reach(layout.paper_grid, grid_points(size), occupied,
-                                     paper.shadow_depth, ~paper.beside)
-        if shadows is not None:
-            paper = check_paper(config, layout, samples, occupied, cover, shadow_reach=shadows)
+    # A low lamp's long shadows, beyond the paper right beside the pieces: in frames they
+    # fall wherever the pieces stand.
+    shadows = learn_shadow_reach(layout.paper_grid, grid_points(size), occupied,
+                                 paper.shadow_depth, paper.judged)
+    if shadows is not None:
+        with_shadows = check_paper(config, layout, samples, occupied, cover,
+                                   shadow_reach=shadows)
+        if paper.is_clear and not with_shadows.is_clear:
+            shadows = None
+        else:
+            paper = with_shadows
     if not paper.is_clear:
         raise CalibrationFailed("something covers the board in the calibration image")
     contrast = learn_set_contrast(samples.features, expected)

@@ -65,6 +65,8 @@ class PaperCheck:
     not below it)."""
     beside: np.ndarray
     """(cells,) the samples judged as a piece's shadow may fall on them."""
+    judged: np.ndarray
+    """(cells,) the samples judged at all (not hidden by the pieces round them)."""
 
     @property
     def is_clear(self) -> bool:
@@ -100,11 +102,11 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     are judged as those next to a piece.
     """
     colours, spread, usable = samples.paper_colours, samples.paper_spread, None
-    near = long_shadows = np.zeros(len(colours), bool)
+    near = np.zeros(len(colours), bool)
     if occupied is not None:
         taken = np.append(np.asarray(occupied, bool), False)
-        long_shadows = _long_shadows(layout, shadow_reach, occupied)
-        near = taken[layout.cell_neighbours].any(axis=1) | long_shadows
+        near = taken[layout.cell_neighbours].any(axis=1) | _long_shadows(layout, shadow_reach,
+                                                                         occupied)
         if cover is not None:
             visible = visible_paper(layout, samples, cover, occupied)
             colours, spread, usable = visible.colours, visible.spread, visible.usable
@@ -116,9 +118,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     # The paper's colour from every sample of the grid judged: a hand can be brighter than
     # dim paper, so the brightest samples alone may be skin; shadows' other colours are
     # allowed below. Not from the paper beyond the grid's sides: under a hand over most of
-    # the grid, that would put the median halfway between skin and paper, near both. Nor
-    # from the pieces' long shadows under a low lamp, which may cover most of the grid.
-    on_grid = judged & layout.on_grid & ~long_shadows
+    # the grid, that would put the median halfway between skin and paper, near both.
+    on_grid = judged & layout.on_grid
     median = np.median(chroma[on_grid if on_grid.any() else judged], axis=0)
     offset = chroma - median
     uniform = bool((np.linalg.norm(offset[clean & layout.on_grid], axis=1)
@@ -178,7 +179,7 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
             piece_colours)
     ) & judged
     return PaperCheck(covered, chroma_error, brightness_error, median, uniform,
-                      shadow_depth, near)
+                      shadow_depth, near, judged)
 
 
 def _long_shadows(layout: SamplingLayout, reach: ShadowReach | None, pieces: np.ndarray

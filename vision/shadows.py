@@ -7,11 +7,13 @@ Decisions:
   long, over samples farther off, and those were taken for a hand: the start position was
   refused as covered, and every frame after.
 - A low lamp casts every piece's shadow the same way and about as far, so the start
-  position shows it: calibration, when the paper check fails, tries each direction (every
-  ``ANGLE_STEP`` degrees) and length (``LENGTHS``) and keeps the one whose shadows, cast
-  from the start position's pieces, cover most of the samples that are in shadow and
-  fewest of those that are lit (``learn_shadow_reach``). It is kept only if the paper then
-  looks clear.
+  position shows it: calibration tries each direction (every ``ANGLE_STEP`` degrees) and
+  length (``LENGTHS``) and keeps the one whose shadows, cast from the start position's
+  pieces, cover most of the samples that are in shadow and fewest of those that are lit
+  (``learn_shadow_reach``): the samples beside the pieces show which way the shadows
+  fall, those beyond how far. None is kept where the shadows explain fewer than
+  ``LEAST_EXPLAINED`` samples (a lamp high above, a window's soft light), nor one that
+  makes a clear start position look covered.
 - In a frame, the samples within the shadows the reach casts from the pieces read there
   are judged as the samples beside a piece are. A hand casts no such shape: what it
   covers beyond the pieces' shadows is still judged strictly.
@@ -36,6 +38,8 @@ SHADOWED = 0.2
 """Least depth (log, below the lit paper) of a sample counted as in shadow when learning."""
 LIT = 0.05
 """Most depth of a sample counted as lit when learning."""
+LEAST_EXPLAINED = 2
+"""Least score of a reach kept: one dark sample is no lamp's pattern."""
 LIT_WEIGHT = 2.0
 """How much a lit sample a reach would call shadowed counts against it, against each
 shadowed sample it explains."""
@@ -91,12 +95,12 @@ def shadowed_cells(reach: ShadowReach, cells: np.ndarray, points: np.ndarray,
 def learn_shadow_reach(cells: np.ndarray, points: np.ndarray, occupied: np.ndarray,
                        depth: np.ndarray, judged: np.ndarray) -> ShadowReach | None:
     """The reach whose shadows best match the paper samples' ``depth`` (log below the lit
-    paper) among those ``judged`` beyond the samples right beside a piece; None when no
-    reach explains more shadowed samples than it wrongly calls lit ones shadowed."""
+    paper) among those ``judged``; None when none scores LEAST_EXPLAINED (a shadowed
+    sample it covers counts one, a lit one against it LIT_WEIGHT)."""
     shadowed, lit = judged & (depth >= SHADOWED), judged & (depth <= LIT)
     if not shadowed.any():
         return None
-    best, best_score = None, 0.0
+    best, best_score = None, LEAST_EXPLAINED - 0.5
     for degrees in range(0, 360, ANGLE_STEP):
         angle = np.radians(degrees)
         for length in LENGTHS:

@@ -73,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"glare: the tops on {names} mirror a lamp whole; pieces there are read from "
               "the game (move the lamp to read them surely)")
     if calibration.shadow_reach is not None:
-        print(f"low light: the pieces' shadows reach {calibration.shadow_reach.length:g} "
-              "squares across the paper; expected there")
+        length = calibration.shadow_reach.length
+        print(f"low light: the pieces' shadows reach {length:g} square"
+              f"{'' if length == 1 else 's'} across the paper or more; expected there")
     return 0

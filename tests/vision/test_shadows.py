@@ -39,15 +39,16 @@ def test_the_start_position_shows_the_way_and_length_of_the_shadows() -> None:
     beside = np.array([any(abs(cx - x) == 0.5 and abs(cy - y) == 0.5 and taken
                            for (x, y), taken in zip(POINTS, occupied, strict=True))
                        for cx, cy in CELLS])
-    learned = learn_shadow_reach(CELLS, POINTS, occupied, depth, ~beside)
+    everywhere = np.ones(len(CELLS), bool)
+    learned = learn_shadow_reach(CELLS, POINTS, occupied, depth, everywhere)
     assert learned is not None
     # Its shadows cover the shadowed samples beyond those beside the pieces, and no lit one.
     covers = shadowed_cells(learned, CELLS, POINTS, occupied)
     assert covers[(depth > 0) & ~beside].all()
     assert not covers[depth == 0].any()
     assert learned.direction[1] > 0.5  # up the files, as the lamp casts them
-    # Paper lit evenly beyond the pieces: nothing to learn.
-    assert learn_shadow_reach(CELLS, POINTS, occupied, np.zeros(len(CELLS)), ~beside) is None
+    # Paper lit evenly: nothing to learn.
+    assert learn_shadow_reach(CELLS, POINTS, occupied, np.zeros(len(CELLS)), everywhere) is None
 
 
 def test_the_shadow_reach_is_kept_in_the_calibration_file(calibration6: Calibration,

@@ -12,11 +12,12 @@ Decisions:
   set's pieces that look like a pale set but keep their dark rims (``vision.rims``;
   ``vision.calibrate`` finds those). The calibration keeps those points
   (``Calibration.mirror_points``).
-- In a frame, a point within ``SPOT_REACH`` steps of one of them that hides its cross and
-  has no choices may hold a piece of either set, never nothing: the reader makes it
-  doubtful with both sets as its choices, and the game tells which from the boards it
-  expects. The point is never read, so a board with a piece there is confirmed only when
-  the game expects exactly one such board; a hand there is caught by the paper round it.
+- In a frame, a point within ``SPOT_REACH`` steps of one of them that hides its cross, and
+  has no choices or bare paper among them, may hold a piece of either set, never nothing
+  (bare paper shows its cross): the reader makes it doubtful with both sets as its
+  choices, and the game tells which from the boards it expects. The point is never read,
+  so a board with a piece there is confirmed only when the game expects exactly one such
+  board; a hand there is caught by the paper round it.
 """
 
 from __future__ import annotations

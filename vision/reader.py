@@ -398,12 +398,13 @@ class BoardReader:
     def _in_mirror_spot(self, features: np.ndarray, result: Classification,
                         choices: dict[int, tuple[PointLabel, ...]]
                         ) -> dict[int, tuple[PointLabel, ...]]:
-        """The choices of the unsure points with none (``choices``) that may be glossy tops
-        mirroring the lamp whole: those in its spot that hide their cross
-        (``vision.mirror_spot``). Either piece set, never bare paper."""
+        """The choices of the unsure points (``choices``) that may be glossy tops mirroring
+        the lamp whole: those in its spot that hide their cross (``vision.mirror_spot``),
+        where nothing is known or bare paper is among the choices. Either piece set, never
+        bare paper: bare paper shows its cross."""
         hidden = self._mirror_spot & hides_cross(features, float(self.colours.means[_EMPTY, 3]))
         return {i: mirror_choices(result, i) for i in map(int, np.flatnonzero(hidden))
-                if choices.get(i) == ()}
+                if i in choices and (not choices[i] or PointLabel.EMPTY in choices[i])}
 
     def _paper_coloured(self, features: np.ndarray, labels: np.ndarray, pale: np.ndarray
                         ) -> np.ndarray:

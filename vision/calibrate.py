@@ -167,8 +167,8 @@ class Calibration:
     """The start position's points whose glossy tops mirrored a lamp whole
     (``vision.mirror_spot``)."""
     shadow_reach: ShadowReach | None = None
-    """The way and length of the pieces' long shadows under a low lamp
-    (``vision.shadows``); None when the paper beside the pieces holds them."""
+    """The way and length of the pieces' shadows under a low lamp (``vision.shadows``);
+    None when the start position shows no such shadows."""
 
     @property
     def model(self) -> BoardModel:

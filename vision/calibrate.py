@@ -60,6 +60,8 @@ from vision.board_model import BoardModel, board_model, size_of_marker
 from vision.camera import CameraModel, triple
 from vision.colour import (
     LABELS,
+    PIECE_LABEL_OF,
+    PIECE_LABELS,
     Classification,
     ColourModel,
     PointLabel,
@@ -73,7 +75,7 @@ from vision.doubt import choices, few_enough
 from vision.errors import BadCalibration, CalibrationFailed
 from vision.glare_reach import GlareOverlap, GlareReach, learn_glare_reach
 from vision.locate import detect_markers, fit_marker_camera, marker_points
-from vision.mirror_spot import PIECE_SETS, mirrored_whole
+from vision.mirror_spot import mirrored_whole
 from vision.paper import check_paper
 from vision.register import fit_camera
 from vision.rims import RimCheck, dark_rimmed, learn_rim_check
@@ -305,8 +307,7 @@ def calibrate(
             raise CalibrationFailed(f"no board found at the corners {corners!r}")
         camera = fitted[0]
     model = board_model(size)
-    pieces = frozenset(label for label in LABELS if label is not PointLabel.EMPTY)
-    layout = sampling_layout(config, size, pieces)
+    layout = sampling_layout(config, size, frozenset(PIECE_LABELS))
     expected = start_labels(size)
     occupied = expected != LABELS.index(PointLabel.EMPTY)
     top = _piece_height(layout, model, camera, image, expected)
@@ -444,7 +445,7 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     # the game: as many as a frame may have, or the start position itself could not be.
     # So are the tops mirroring the lamp whole, which may hold either set.
     if not odd.any() and not few_enough([
-            PIECE_SETS if mirrored[i] else choices(reread, int(i))
+            PIECE_LABELS if mirrored[i] else choices(reread, int(i))
             for i in np.flatnonzero(unsure | mirrored)]):
         raise CalibrationFailed(
             f"the pieces are read rightly but not surely (at {_names(size, unsure)}): "
@@ -766,8 +767,7 @@ def _calibration_from_json(data: object) -> Calibration:
 
 
 def _top_patterns(data: object) -> dict[PointLabel, tuple[float, float, float]]:
-    sets = {label.value: label for label in LABELS if label is not PointLabel.EMPTY}
-    if not isinstance(data, dict) or not all(key in sets for key in data):
+    if not isinstance(data, dict) or not all(key in PIECE_LABEL_OF for key in data):
         raise ValueError(f"bad top patterns {data!r}")
     patterns: dict[PointLabel, tuple[float, float, float]] = {}
     for key, shift in data.items():
@@ -777,5 +777,5 @@ def _top_patterns(data: object) -> dict[PointLabel, tuple[float, float, float]]:
             array = np.zeros(0)
         if array.shape != (3,) or not np.all(np.isfinite(array)):
             raise ValueError(f"bad top pattern {shift!r}")
-        patterns[sets[key]] = triple(array)
+        patterns[PIECE_LABEL_OF[key]] = triple(array)
     return patterns

@@ -44,6 +44,10 @@ class PointLabel(Enum):
 
 LABELS = (PointLabel.EMPTY, PointLabel.RED, PointLabel.BLACK)
 """Label order of the rows of :class:`ColourModel` arrays."""
+PIECE_LABELS = tuple(label for label in LABELS if label is not PointLabel.EMPTY)
+"""The two piece sets, in :data:`LABELS` order."""
+PIECE_LABEL_OF = {label.value: label for label in PIECE_LABELS}
+"""Each piece set by its one-letter value, as calibration files name it."""
 FEATURES = 4
 """Features per point: log colour relative to the paper (blue, green, red) and the cross."""
 _SHADOW_DIRECTION = np.array([1.0, 1.0, 1.0, 0.0]) / np.sqrt(3)

@@ -24,7 +24,7 @@ from itertools import permutations
 
 import numpy as np
 
-from vision.colour import LABELS, PointLabel
+from vision.colour import LABELS, PIECE_LABEL_OF, PIECE_LABELS, PointLabel
 from vision.errors import CalibrationFailed
 
 REACH_TOLERANCE = 0.05
@@ -34,9 +34,6 @@ lie in a frame and still be read as it (a share of the line)."""
 
 class GlareOverlap(CalibrationFailed):
     """The glare moved a set's top as far as the other set's own pieces lie."""
-
-
-_PIECES = tuple(label for label in LABELS if label is not PointLabel.EMPTY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +58,7 @@ class GlareReach:
         """Inverse of :meth:`to_json`; raises ValueError on malformed data."""
         if not isinstance(data, dict):
             raise ValueError("glare reach is not an object")
-        sets = {label.value: label for label in _PIECES}
-        glossy, towards = sets[data["glossy"]], sets[data["towards"]]
+        glossy, towards = PIECE_LABEL_OF[data["glossy"]], PIECE_LABEL_OF[data["towards"]]
         bound = float(data["bound"])
         if glossy is towards or not np.isfinite(bound):
             raise ValueError("bad glare reach")
@@ -92,7 +88,7 @@ def learn_glare_reach(means: np.ndarray, features: np.ndarray, expected: np.ndar
     such a piece lies as far along as one of the other set: then no colour tells the two
     sets apart in this light."""
     found = []
-    for glossy, towards in permutations(_PIECES, 2):
+    for glossy, towards in permutations(PIECE_LABELS, 2):
         moved = (expected == LABELS.index(glossy)) & (looked_like == LABELS.index(towards))
         if not moved.any():
             continue

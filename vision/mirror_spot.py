@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.colour import LABELS, Classification, PointLabel
+from vision.colour import LABELS, PIECE_LABELS, Classification, PointLabel
 
 MIRROR_CROSS = 0.5
 """Most cross, as a share of the bare points' median, of a top read as mirroring the lamp
@@ -38,7 +38,6 @@ position showed a mirrored top the reflection may fall on another piece's top: a
 down a little off its point, or a camera re-registered, moves it by less than a step."""
 
 _EMPTY = LABELS.index(PointLabel.EMPTY)
-PIECE_SETS = tuple(label for label in LABELS if label is not PointLabel.EMPTY)
 
 
 def mirrored_whole(features: np.ndarray, expected: np.ndarray, nearest: np.ndarray
@@ -64,7 +63,7 @@ def spot(grid: Sequence[tuple[int, int]], mirrored: Sequence[bool]) -> np.ndarra
 
 def mirror_choices(result: Classification, point: int) -> tuple[PointLabel, ...]:
     """The piece sets a point in the spot may hold, nearest first."""
-    return tuple(sorted(PIECE_SETS, key=lambda label: float(
+    return tuple(sorted(PIECE_LABELS, key=lambda label: float(
         result.distances[point, LABELS.index(label)])))
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.colour import LABELS, PointLabel
+from vision.colour import LABELS, PIECE_LABEL_OF, PIECE_LABELS, PointLabel
 
 PALE_SET = 0.6
 """Most distance (log colour) of a set's colour from the paper's for it to count as pale."""
@@ -37,7 +37,7 @@ SPREAD_QUANTILE = 10
 level."""
 
 _EMPTY = LABELS.index(PointLabel.EMPTY)
-_PIECES = [index for index in range(len(LABELS)) if index != _EMPTY]
+_PIECES = [LABELS.index(label) for label in PIECE_LABELS]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +60,8 @@ class RimCheck:
         """Inverse of :meth:`to_json`; raises ValueError on malformed data."""
         if not isinstance(data, dict):
             raise ValueError("rim check is not an object")
-        sets = {LABELS[index].value: LABELS[index] for index in _PIECES}
-        pale, dark, floor = sets[data["pale"]], sets[data["dark"]], float(data["floor"])
+        pale, dark = PIECE_LABEL_OF[data["pale"]], PIECE_LABEL_OF[data["dark"]]
+        floor = float(data["floor"])
         if pale is dark or not np.isfinite(floor):
             raise ValueError("bad rim check")
         return RimCheck(pale, dark, floor)

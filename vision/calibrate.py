@@ -89,7 +89,7 @@ from vision.sampling import (
     view_maps,
 )
 from vision.set_contrast import SetContrast, confirmed, learn_set_contrast, on_own_side
-from vision.shadows import ShadowReach, grid_points, learn_shadow_reach
+from vision.shadows import ShadowReach, learn_shadow_reach
 
 FORMAT = "surakarta-calibration"
 VERSION = 2
@@ -404,7 +404,7 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     paper = check_paper(config, layout, samples, occupied, cover)
     # A low lamp's long shadows, beyond the paper right beside the pieces: in frames they
     # fall wherever the pieces stand.
-    shadows = learn_shadow_reach(layout.paper_grid, grid_points(size), occupied,
+    shadows = learn_shadow_reach(layout.paper_grid, layout.point_grid, occupied,
                                  paper.shadow_depth, paper.judged)
     if shadows is not None:
         with_shadows = check_paper(config, layout, samples, occupied, cover,

@@ -51,10 +51,11 @@ def mirrored_whole(features: np.ndarray, expected: np.ndarray, nearest: np.ndarr
     return result
 
 
-def spot(grid: Sequence[tuple[int, int]], mirrored: Sequence[bool]) -> np.ndarray:
+def spot(grid: np.ndarray, mirrored: Sequence[bool]) -> np.ndarray:
     """(points,) the points within SPOT_REACH of the ``mirrored`` ones (both in the board's
-    point order, ``grid`` giving each point's file and rank index)."""
-    positions = np.array(grid, np.intp).reshape(-1, 2)
+    point order, ``grid`` (points, 2) giving each point's file and rank index, as
+    ``SamplingLayout.point_grid``)."""
+    positions = np.asarray(grid, np.float64).reshape(-1, 2)
     chosen = positions[np.asarray(mirrored, bool)]
     steps = np.abs(positions[:, None, :] - chosen[None, :, :]).max(axis=2)
     result: np.ndarray = (steps <= SPOT_REACH).any(axis=1)

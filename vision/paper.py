@@ -39,7 +39,7 @@ import numpy as np
 from vision.colour import WARM, without_cool_light, without_warmth
 from vision.config import VisionConfig
 from vision.sampling import BoardSamples, SamplingLayout, visible_paper
-from vision.shadows import ShadowReach, grid_points, shadowed_cells
+from vision.shadows import ShadowReach, shadowed_cells
 
 _FIT_ROUNDS = 4
 _FIT_SCALE = 0.15  # log units: residuals well beyond this weigh little in the fit
@@ -187,7 +187,7 @@ def _long_shadows(layout: SamplingLayout, reach: ShadowReach | None, pieces: np.
     """(cells,) the samples the shadows of ``pieces`` (points) reach, if ``reach``."""
     if reach is None:
         return np.zeros(len(layout.paper_grid), bool)
-    return shadowed_cells(reach, layout.paper_grid, grid_points(layout.size), pieces)
+    return shadowed_cells(reach, layout.paper_grid, layout.point_grid, pieces)
 
 
 def _without_warm_light(config: VisionConfig, offset: np.ndarray,

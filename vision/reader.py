@@ -23,7 +23,7 @@ from math import isqrt
 
 import numpy as np
 
-from controller.geometry import Point, bit, point_xy
+from controller.geometry import Point, bit
 from controller.position import Color
 from controller.reading import BoardReading
 from vision.calibrate import Calibration
@@ -214,7 +214,7 @@ class BoardReader:
         self._top_patterns = np.zeros((len(LABELS), 3))
         for label, shift in calibration.top_patterns.items():
             self._top_patterns[LABELS.index(label)] = shift
-        self._mirror_spot = spot([point_xy(point) for point in self._model.points],
+        self._mirror_spot = spot(self._layout.point_grid,
                                  [point in calibration.mirror_points
                                   for point in self._model.points])
 

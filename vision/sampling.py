@@ -73,6 +73,8 @@ class SamplingLayout:
     rim_pixels: np.ndarray
     """(points, r) flat pixel indices of the ring round each point where a piece's rim is
     (:data:`RIM_RADII`); r is 0 when the rims are not read."""
+    point_grid: np.ndarray
+    """(points, 2) grid coordinates (file index, rank index) of the points, model order."""
     paper_pixels: np.ndarray
     """(cells, m) flat pixel indices of each paper sample."""
     paper_grid: np.ndarray
@@ -165,6 +167,7 @@ def sampling_layout(config: VisionConfig, size: int,
         wide_colour_rank=round(config.point_colour_quantile * (wide_pixels.shape[1] - 1)),
         wide_tops=wide_tops,
         rim_pixels=_rectangular(rings),
+        point_grid=np.array(points, np.float64),
         paper_pixels=paper_pixels,
         paper_grid=np.array(cells, np.float64),
         on_grid=np.arange(len(cells)) < (size + 1) ** 2,

@@ -72,11 +72,6 @@ class ShadowReach:
         return ShadowReach((float(direction[0]), float(direction[1])), length)
 
 
-def grid_points(size: int) -> np.ndarray:
-    """(points, 2) grid positions of a ``size`` board's points, in the board model's order."""
-    return np.array([(x, y) for y in range(size) for x in range(size)], np.float64)
-
-
 def shadowed_cells(reach: ShadowReach, cells: np.ndarray, points: np.ndarray,
                    occupied: np.ndarray) -> np.ndarray:
     """(cells,) the paper samples (grid positions ``cells``) within the shadows cast from

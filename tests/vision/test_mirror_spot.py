@@ -51,10 +51,10 @@ def test_a_top_as_light_as_paper_hiding_its_cross_mirrors_the_lamp() -> None:
 
 def test_the_spot_reaches_one_step_round_each_mirrored_point() -> None:
     mirrored = [(x, y) == (1, 1) for x, y in GRID]
-    reached = {(x, y) for (x, y), inside in zip(GRID, spot(GRID, mirrored), strict=True)
+    reached = {(x, y) for (x, y), inside in zip(GRID, spot(np.array(GRID), mirrored), strict=True)
                if inside}
     assert reached == {(x, y) for x in range(3) for y in range(3)}
-    assert not spot(GRID, [False] * len(GRID)).any()
+    assert not spot(np.array(GRID), [False] * len(GRID)).any()
 
 
 def test_hiding_the_cross_is_judged_against_the_bare_points() -> None:

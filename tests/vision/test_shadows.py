@@ -14,11 +14,12 @@ from vision.calibrate import Calibration, start_labels
 from vision.colour import LABELS, PointLabel
 from vision.config import VisionConfig
 from vision.reader import BoardReader, ReadStatus
-from vision.shadows import ShadowReach, grid_points, learn_shadow_reach, shadowed_cells
+from vision.shadows import ShadowReach, learn_shadow_reach, shadowed_cells
 
 CELLS = np.array([(x + 0.5, y + 0.5) for y in range(-1, 6) for x in range(-1, 6)])
 """Grid positions of a 6x6 board's paper samples between and round its points."""
-POINTS = grid_points(6)
+POINTS = np.array([(x, y) for y in range(6) for x in range(6)], np.float64)
+"""Grid positions of its points, in the board model's order."""
 ROOMS = Path(__file__).parent / "data" / "rooms"
 
 

@@ -76,7 +76,7 @@ from vision.errors import BadCalibration, CalibrationFailed
 from vision.glare_reach import GlareOverlap, GlareReach, learn_glare_reach
 from vision.locate import detect_markers, fit_marker_camera, marker_points
 from vision.mirror_spot import mirrored_whole
-from vision.paper import check_paper
+from vision.paper import PaperCheck, check_paper
 from vision.register import fit_camera
 from vision.rims import RimCheck, dark_rimmed, learn_rim_check
 from vision.sampling import (
@@ -313,14 +313,15 @@ def calibrate(
     top = _piece_height(layout, model, camera, image, expected)
     maps = view_maps(layout, model, camera, top)
     samples = sample_board(layout, image, maps, occupied)
+    paper, shadows = _clear_paper(config, layout, samples, maps.cover, occupied)
     learned = _learn_any(config, size, samples, maps.cover, expected,
                          wide_tops(samples, expected))
     stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
     calibration = Calibration(size, camera, learned.colours, stored, top,
-                              learned.paper_chroma, learned.top_patterns, learned.set_contrast,
+                              triple(paper.chroma), learned.top_patterns, learned.set_contrast,
                               learned.glare_reach, learned.rim_check,
                               frozenset(model.points[i] for i in learned.mirror_points),
-                              learned.shadow_reach)
+                              shadows)
     _check_read_as_start(config, calibration, image)
     return calibration
 
@@ -354,17 +355,38 @@ def _check_read_as_start(config: VisionConfig, calibration: Calibration,
         "pieces that differ more")
 
 
+def _clear_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamples,
+                 cover: np.ndarray, occupied: np.ndarray
+                 ) -> tuple[PaperCheck, ShadowReach | None]:
+    """The start position's paper check, and the way and length of the pieces' shadows
+    (``vision.shadows``) when it shows them; raises CalibrationFailed when something covers
+    the board. The paper samples are the same whichever disc the pieces are read over."""
+    paper = check_paper(config, layout, samples, occupied, cover)
+    # A low lamp's long shadows, beyond the paper right beside the pieces: in frames they
+    # fall wherever the pieces stand.
+    shadows = learn_shadow_reach(layout.paper_grid, layout.point_grid, occupied,
+                                 paper.shadow_depth, paper.judged)
+    if shadows is not None:
+        with_shadows = check_paper(config, layout, samples, occupied, cover,
+                                   shadow_reach=shadows)
+        if paper.is_clear and not with_shadows.is_clear:
+            shadows = None
+        else:
+            paper = with_shadows
+    if not paper.is_clear:
+        raise CalibrationFailed("something covers the board in the calibration image")
+    return paper, shadows
+
+
 class _Learned(NamedTuple):
     """What the start position's colours teach (see the fields of Calibration)."""
 
     colours: ColourModel
-    paper_chroma: tuple[float, float, float]
     top_patterns: dict[PointLabel, tuple[float, float, float]]
     set_contrast: SetContrast | None
     glare_reach: tuple[GlareReach, ...]
     rim_check: RimCheck | None
     mirror_points: tuple[int, ...]
-    shadow_reach: ShadowReach | None
 
 
 def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
@@ -401,20 +423,6 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     occupied = expected != LABELS.index(PointLabel.EMPTY)
     layout = sampling_layout(config, size, wide)
     samples = judged_against_paper(layout, samples, cover, occupied)
-    paper = check_paper(config, layout, samples, occupied, cover)
-    # A low lamp's long shadows, beyond the paper right beside the pieces: in frames they
-    # fall wherever the pieces stand.
-    shadows = learn_shadow_reach(layout.paper_grid, layout.point_grid, occupied,
-                                 paper.shadow_depth, paper.judged)
-    if shadows is not None:
-        with_shadows = check_paper(config, layout, samples, occupied, cover,
-                                   shadow_reach=shadows)
-        if paper.is_clear and not with_shadows.is_clear:
-            shadows = None
-        else:
-            paper = with_shadows
-    if not paper.is_clear:
-        raise CalibrationFailed("something covers the board in the calibration image")
     contrast = learn_set_contrast(samples.features, expected)
     assert samples.rim_relative is not None
     start = _check_start_position(config, samples.features, expected, size, contrast,
@@ -457,10 +465,10 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
             f"the image does not show the start position clearly (odd points: "
             f"{_names(size, odd)}){_faint_lines_hint(samples.features, expected)}"
         )
-    return _Learned(colours, triple(paper.chroma), patterns, contrast,
+    return _Learned(colours, patterns, contrast,
                     learn_glare_reach(colours.means, samples.features, learning, start.looked_like),
                     learn_rim_check(colours.means, samples.rim_relative, learning),
-                    tuple(int(i) for i in np.flatnonzero(mirrored)), shadows)
+                    tuple(int(i) for i in np.flatnonzero(mirrored)))
 
 
 def wide_tops(samples: BoardSamples, expected: np.ndarray) -> frozenset[PointLabel]:

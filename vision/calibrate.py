@@ -76,6 +76,8 @@ from vision.errors import BadCalibration, CalibrationFailed
 from vision.glare_reach import GlareOverlap, GlareReach, learn_glare_reach
 from vision.locate import detect_markers, fit_marker_camera, marker_points
 from vision.mirror_spot import mirrored_whole
+from vision.palette import Palette, bin_codes, learn_palette, own_set_fits, paper_logs
+from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import PaperCheck, check_paper
 from vision.register import fit_camera
 from vision.rims import RimCheck, dark_rimmed, learn_rim_check
@@ -177,6 +179,9 @@ class Calibration:
     shadow_reach: ShadowReach | None = None
     """The way and length of the pieces' shadows under a low lamp (``vision.shadows``);
     None when the start position shows no such shadows."""
+    palette: Palette | None = None
+    """The colours each label's tops are made of (``vision.palette``); None in files written
+    before it was kept."""
 
     @property
     def model(self) -> BoardModel:
@@ -217,6 +222,7 @@ class Calibration:
             "rim_check": None if self.rim_check is None else self.rim_check.to_json(),
             "mirror_points": sorted(point_name(point) for point in self.mirror_points),
             "shadow_reach": None if self.shadow_reach is None else self.shadow_reach.to_json(),
+            "palette": None if self.palette is None else self.palette.to_json(),
         }
 
 
@@ -307,7 +313,7 @@ def calibrate(
             raise CalibrationFailed(f"no board found at the corners {corners!r}")
         camera = fitted[0]
     model = board_model(size)
-    layout = sampling_layout(config, size, frozenset(PIECE_LABELS))
+    layout = sampling_layout(config, size, frozenset(PIECE_LABELS), palette=True)
     expected = start_labels(size)
     occupied = expected != LABELS.index(PointLabel.EMPTY)
     top = _piece_height(layout, model, camera, image, expected)
@@ -321,7 +327,7 @@ def calibrate(
                               triple(paper.chroma), learned.top_patterns, learned.set_contrast,
                               learned.glare_reach, learned.rim_check,
                               frozenset(model.points[i] for i in learned.mirror_points),
-                              shadows)
+                              shadows, learned.palette)
     _check_read_as_start(config, calibration, image)
     return calibration
 
@@ -387,6 +393,7 @@ class _Learned(NamedTuple):
     glare_reach: tuple[GlareReach, ...]
     rim_check: RimCheck | None
     mirror_points: tuple[int, ...]
+    palette: Palette | None
 
 
 def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
@@ -425,36 +432,45 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     samples = judged_against_paper(layout, samples, cover, occupied)
     contrast = learn_set_contrast(samples.features, expected)
     assert samples.rim_relative is not None
+    assert samples.palette_logs is not None and samples.paper_round is not None
+    codes = bin_codes(samples.palette_logs, paper_logs(samples.paper_round))
+    palette_fits = own_set_fits(learn_palette(codes, expected), codes, expected)
     start = _check_start_position(config, samples.features, expected, size, contrast,
-                                  samples.rim_relative, tolerant)
+                                  samples.rim_relative, palette_fits, tolerant)
     assert samples.middle_relative is not None
     patterns = {label: triple(np.median(samples.middle_relative[expected == index]
                                         - samples.features[expected == index, index, :3], axis=0))
                 for index, label in enumerate(LABELS) if label in wide}
     # A top mirroring the lamp whole tells nothing of its set's colour, nor of its rims'
-    # or of how far glare moves it: it is left out (-1 is no label).
+    # or of how far glare moves it, and a printed one seen off its point little: they are
+    # left out (-1 is no label).
     mirrored = start.mirrored
-    learning = np.where(mirrored, -1, expected)
+    left_out = mirrored | start.patterned
+    learning = np.where(left_out, -1, expected)
     colours = learn_colours(config, samples.features, learning)
     reread = classify(config, colours, samples.features)
     # Read as frames will be: glossy pieces the colours leave unsure may be confirmed.
     confidences = reread.confidences if contrast is None else confirmed(
         contrast, samples.features, reread, config.confident)
+    confidences = confirmed_by_palette(np.where(palette_fits, expected, -1), reread.labels,
+                                       confidences, config.confident)
     unsure = confidences < config.confident
     wrong = reread.labels != expected
     # A point read unsurely as another label that may still hold its own is doubtful in
-    # frames later, as a point read rightly but unsurely is.
-    explained = tolerant & wrong & unsure & np.array(
-        [LABELS[label] in choices(reread, i) for i, label in enumerate(expected)])
-    odd = ~mirrored & ((wrong & ~explained)
+    # frames later, as a point read rightly but unsurely is; so is one read as another
+    # label whose pixels fit its own set's palette (the reader's palette check).
+    explained = tolerant & wrong & ((unsure & np.array(
+        [LABELS[label] in choices(reread, i) for i, label in enumerate(expected)]))
+        | palette_fits)
+    odd = ~left_out & ((wrong & ~explained)
                        | (~wrong & (confidences < LEAST_CALIBRATION_CONFIDENCE)))
     # Points read rightly but unsurely (glossy tops catching the lamp, printed tops at the
     # edge of a spotlight's cone) are doubtful in frames later, never wrong, and read from
     # the game: as many as a frame may have, or the start position itself could not be.
     # So are the tops mirroring the lamp whole, which may hold either set.
     if not odd.any() and not few_enough([
-            PIECE_LABELS if mirrored[i] else choices(reread, int(i))
-            for i in np.flatnonzero(unsure | mirrored)]):
+            PIECE_LABELS if left_out[i] else choices(reread, int(i))
+            for i in np.flatnonzero(unsure | left_out)]):
         raise CalibrationFailed(
             f"the pieces are read rightly but not surely (at {_names(size, unsure)}): "
             f"{_alike(reread, unsure)} look too much alike in this light; use pieces that "
@@ -468,7 +484,8 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     return _Learned(colours, patterns, contrast,
                     learn_glare_reach(colours.means, samples.features, learning, start.looked_like),
                     learn_rim_check(colours.means, samples.rim_relative, learning),
-                    tuple(int(i) for i in np.flatnonzero(mirrored)))
+                    tuple(int(i) for i in np.flatnonzero(mirrored)),
+                    learn_palette(codes, np.where(mirrored, -1, expected)))
 
 
 def wide_tops(samples: BoardSamples, expected: np.ndarray) -> frozenset[PointLabel]:
@@ -595,15 +612,20 @@ class _StartCheck(NamedTuple):
     mirrored: np.ndarray
     """(points,) the pieces whose glossy tops mirror the lamp whole
     (``vision.mirror_spot``)."""
+    patterned: np.ndarray
+    """(points,) the pieces whose colour looked like another label's but whose pixels fit
+    their own set's palette (``vision.palette``): printed tops seen off their points."""
 
 
 def _check_start_position(config: VisionConfig, features: np.ndarray, expected: np.ndarray,
                           size: int, contrast: SetContrast | None, rims: np.ndarray,
-                          tolerant: bool) -> _StartCheck:
+                          palette_fits: np.ndarray, tolerant: bool) -> _StartCheck:
     """Raise CalibrationFailed unless every point of ``features`` looks like its label of the
     start position ``expected``; ``contrast`` is the sets' contrast learned from them,
-    ``rims`` their rims (``BoardSamples.rim_relative``). ``tolerant`` lets a glossy top the
-    glare moved part of the way to the other set pass, or one mirroring the lamp whole."""
+    ``rims`` their rims (``BoardSamples.rim_relative``), ``palette_fits`` the points whose
+    pixels fit their own set's palette (``vision.palette.own_set_fits``). ``tolerant`` lets a
+    glossy top the glare moved part of the way to the other set pass, one mirroring the lamp
+    whole, or a printed one whose palette is its set's."""
     medians = np.stack([np.median(features[expected == i, i], axis=0)
                         for i in range(len(LABELS))])
     empty, red, black = (LABELS.index(label) for label in
@@ -675,12 +697,17 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
     mirrored = tolerant & odd & (mirrored_whole(features, expected, nearest)
                                  | _pale_looking_dark(medians, rims, expected, nearest))
     odd &= ~mirrored
+    # A printed top off its point shows more or less of its print; the colours it is made
+    # of still say which set it is (a missing piece's or another set's do not).
+    patterned = tolerant & odd & palette_fits
+    odd &= ~patterned
     if np.any(odd):
         raise CalibrationFailed(
             f"the image does not show the start position (odd points: {_names(size, odd)})"
             f"{_faint_lines_hint(features, expected)}"
         )
-    return _StartCheck(np.where(unlike & ~mirrored, nearest, expected), mirrored)
+    return _StartCheck(np.where(unlike & ~mirrored & ~patterned, nearest, expected), mirrored,
+                       patterned)
 
 
 def _pale_looking_dark(medians: np.ndarray, rims: np.ndarray, expected: np.ndarray,
@@ -769,9 +796,11 @@ def _calibration_from_json(data: object) -> Calibration:
     mirrors = frozenset(parse_point(name, size) for name in mirror_data)
     shadow_data = data.get("shadow_reach")
     shadows = None if shadow_data is None else ShadowReach.from_json(shadow_data)
+    palette_data = data.get("palette")
+    palette = None if palette_data is None else Palette.from_json(palette_data)
     return Calibration(size, camera, ColourModel.from_json(data["colours"]), corners,
                        piece_height, paper_chroma, _top_patterns(data.get("top_patterns", {})),
-                       contrast, reach, rims, mirrors, shadows)
+                       contrast, reach, rims, mirrors, shadows, palette)
 
 
 def _top_patterns(data: object) -> dict[PointLabel, tuple[float, float, float]]:

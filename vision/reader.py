@@ -47,6 +47,8 @@ from vision.errors import BadImage
 from vision.glare_reach import glared_from
 from vision.locate import BoardLocator, LocationStatus
 from vision.mirror_spot import hides_cross, mirror_choices, spot
+from vision.palette import bin_codes, paper_logs, the_set_it_fits, verdicts
+from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import check_paper
 from vision.rims import dark_rimmed
 from vision.sampling import (
@@ -199,7 +201,8 @@ class BoardReader:
         self.calibration = calibration
         self._model = calibration.model
         self._layout = sampling_layout(self.config, calibration.size, calibration.wide_tops,
-                                       rims=calibration.rim_check is not None)
+                                       rims=calibration.rim_check is not None,
+                                       palette=calibration.palette is not None)
         self._locator = BoardLocator(self.config, self._model, calibration.camera,
                                      fixed=not calibration.uses_markers)
         self._pose: _PoseTables | None = None
@@ -254,6 +257,7 @@ class BoardReader:
             samples = judged_against_paper(self._layout, samples, maps.cover, occupied)
             result = classify_in_frame(self.config, self.colours, samples.features)
             occupied = result.labels != _EMPTY
+        palette_says = self._palette_verdicts(samples)
         # Second looks, for frames with an unsure point only (a still, clear board has none).
         if not (result.confidences >= self.config.confident).all():
             levelled = self._cross_at_local_level(samples.features, result)
@@ -264,6 +268,9 @@ class BoardReader:
                 result = replace(result, confidences=confirmed(
                     self.calibration.set_contrast, samples.features, result,
                     self.config.confident))
+            if palette_says is not None:
+                result = replace(result, confidences=confirmed_by_palette(
+                    palette_says, result.labels, result.confidences, self.config.confident))
         if self.calibration.set_contrast is not None:
             result = replace(result, confidences=disputed(
                 self.calibration.set_contrast, samples.features, result))
@@ -289,6 +296,9 @@ class BoardReader:
                          self._split_tops(samples, result))
         other = np.where(other == result.labels, self._mirroring(samples, result.labels),
                          other)
+        if palette_says is not None:
+            other = np.where(other == result.labels,
+                             the_set_it_fits(palette_says, result.labels), other)
         second = other != result.labels
         unsure = flagged | second | (result.confidences < self.config.confident)
         # What each unsure point may hold; nothing known when another check flagged it.
@@ -394,6 +404,15 @@ class BoardReader:
             result = np.where(dark_rimmed(rims, samples.rim_relative, labels)
                               & (result == labels), LABELS.index(rims.dark), result)
         return result
+
+    def _palette_verdicts(self, samples: BoardSamples) -> np.ndarray | None:
+        """(points,) the label each point's pixels plainly fit (``vision.palette``), or -1;
+        None when the calibration kept no palette (a file written before it was)."""
+        if self.calibration.palette is None:
+            return None
+        assert samples.palette_logs is not None and samples.paper_round is not None
+        return verdicts(self.calibration.palette,
+                        bin_codes(samples.palette_logs, paper_logs(samples.paper_round)))
 
     def _in_mirror_spot(self, features: np.ndarray, result: Classification,
                         choices: dict[int, tuple[PointLabel, ...]]

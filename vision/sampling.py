@@ -45,6 +45,7 @@ from vision.board_model import BoardModel
 from vision.camera import CameraModel
 from vision.colour import LABELS, PointLabel
 from vision.config import VisionConfig
+from vision.palette import disc_pixels
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +74,9 @@ class SamplingLayout:
     rim_pixels: np.ndarray
     """(points, r) flat pixel indices of the ring round each point where a piece's rim is
     (:data:`RIM_RADII`); r is 0 when the rims are not read."""
+    palette_pixels: np.ndarray
+    """(points, p) flat pixel indices of the disc round each point whose colours the
+    palette scores (``vision.palette``); p is 0 when the palette is not read."""
     point_grid: np.ndarray
     """(points, 2) grid coordinates (file index, rank index) of the points, model order."""
     paper_pixels: np.ndarray
@@ -105,11 +109,11 @@ class SamplingLayout:
 @lru_cache(maxsize=8)
 def sampling_layout(config: VisionConfig, size: int,
                     wide_tops: frozenset[PointLabel] = frozenset(),
-                    rims: bool = True) -> SamplingLayout:
+                    rims: bool = True, palette: bool = False) -> SamplingLayout:
     """The sampling layout of a ``size`` board (built once per config and size), reading the
-    ``wide_tops`` piece sets over the wider disc, and the pieces' rims when ``rims`` (a
-    reader whose calibration has no rim check needs none: they cost a tenth of a steady
-    frame)."""
+    ``wide_tops`` piece sets over the wider disc, the pieces' rims when ``rims`` and the
+    colours of their tops (``vision.palette``) when ``palette`` (a reader whose calibration
+    has no rim check or palette needs neither: each costs a tenth of a steady frame)."""
     pitch = config.canonical_pitch_px
     margin = config.canonical_margin
     view = round((size - 1 + 2 * margin) * pitch)
@@ -167,6 +171,8 @@ def sampling_layout(config: VisionConfig, size: int,
         wide_colour_rank=round(config.point_colour_quantile * (wide_pixels.shape[1] - 1)),
         wide_tops=wide_tops,
         rim_pixels=_rectangular(rings),
+        palette_pixels=disc_pixels(view, pitch, margin, size) if palette
+        else np.zeros((len(points), 0), np.intp),
         point_grid=np.array(points, np.float64),
         paper_pixels=paper_pixels,
         paper_grid=np.array(cells, np.float64),
@@ -455,6 +461,9 @@ class BoardSamples:
     when the layout reads no rims."""
     rim_relative: np.ndarray | None = None
     """(points,) log of ``rims`` relative to the paper round each point's brightness."""
+    palette_logs: np.ndarray | None = None
+    """(points, p, 3) log BGR of every pixel of the disc round each point on the tops'
+    plane that the palette scores (``vision.palette``); None when the layout reads none."""
 
 
 def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
@@ -478,6 +487,9 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     if layout.wide_tops:
         wide_colours = np.partition(top_pixels[layout.wide_point_pixels],
                                     layout.wide_colour_rank, axis=1)[:, layout.wide_colour_rank]
+    palette_logs = None
+    if layout.palette_pixels.size:
+        palette_logs = np.log(np.maximum(top_pixels[layout.palette_pixels], 1.0))
     rims = None
     if layout.rim_pixels.size:
         rings = top_pixels[layout.rim_pixels].mean(axis=2)
@@ -500,7 +512,7 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     samples = BoardSamples(point_colours, paper_colours, paper_spread, point_colours, profiles,
                            unjudged, np.zeros((len(discs), len(LABELS), 4)), disc_logs,
                            np.median(disc_logs, axis=1), paper, top_middles,
-                           wide_colours=wide_colours, rims=rims)
+                           wide_colours=wide_colours, rims=rims, palette_logs=palette_logs)
     return judged_against_paper(layout, samples, maps.cover, occupied)
 
 

@@ -202,10 +202,13 @@ def test_pieces_printed_with_a_pattern_calibrate(config: VisionConfig, name: str
 
 def test_sets_read_rightly_but_not_surely_are_refused_with_what_to_change(
         config: VisionConfig) -> None:
-    # Pale shells against grey pebbles in window light: every piece is read as its own set,
-    # but twelve of them only just; the game could not tell most frames apart.
+    # Pale shells against grey pebbles under a spotlight whose cone washes the shells out
+    # to the sheet's colour: every piece is read as its own set, but twenty points only
+    # just (neither their colour nor the colours they are made of tell them surely); the
+    # game could not tell most frames apart.
     image = cv2.imread(str(Path(__file__).parent / "data" / "rooms"
-                           / "shells-window-unsure-start.jpg"))
-    with pytest.raises(CalibrationFailed, match=r"read rightly but not surely .*the two sets "
-                       r"look too much alike in this light; use pieces that differ more"):
+                           / "shells-spotlight-unsure-start.jpg"))
+    with pytest.raises(CalibrationFailed, match=r"read rightly but not surely .*the red pieces "
+                       r"and the sheet look too much alike in this light; use pieces that "
+                       r"differ more"):
         calibrate(config, image)

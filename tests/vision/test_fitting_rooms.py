@@ -20,7 +20,6 @@ from controller.geometry import parse_point
 from controller.movegen import legal_moves, make_move
 from controller.position import Color, Position, parse_position, start_position
 from controller.reading import BoardReading
-from controller.referee import boards_after
 from vision.calibrate import Calibration
 from vision.colour import Classification, PointLabel
 from vision.config import VisionConfig
@@ -96,29 +95,32 @@ def test_a_split_top_may_hold_what_either_of_its_parts_tells(
 def test_a_frame_with_several_pieces_unsure_by_colour_is_read_from_the_game(
         config: VisionConfig, room_calibration: Calibrated) -> None:
     # Printed pieces at the edge of a wide lens's view: five tops the colours leave unsure,
-    # each only by its colour. Red has just played d4-d3.
-    frame = BoardReader(room_calibration("printed-wide-glare-start.jpg"), config).read(
-        cv2.imread(str(ROOMS / "printed-wide-glare-frame.jpg")))
+    # each only by its colour. Red has just played d4-d3. (The colours the tops are made
+    # of tell them all surely: without the palette, the game tells the board.)
+    calibration = room_calibration("printed-wide-glare-start.jpg")
+    image = cv2.imread(str(ROOMS / "printed-wide-glare-frame.jpg"))
+    truth = BoardReading.parse("2rbb1/1rbr1r/b3b1/rr1r1r/2r1r1/r1r3")
+    assert BoardReader(calibration, config).read(image).reading == truth
+    frame = BoardReader(replace(calibration, palette=None), config).read(image)
     assert frame.status is ReadStatus.DOUBTFUL
     assert {parse_point(name, 6) for name in ("b3", "d3", "b5", "f5", "d6")} == \
         set(frame.doubtful)
     assert all(frame.choices)
     before = parse_position("2rbb1/1rbr1r/b2rb1/rr3r/2r1r1/r1r3 r")
-    truth = BoardReading.parse("2rbb1/1rbr1r/b3b1/rr1r1r/2r1r1/r1r3")
     assert frame.fitting([BoardReading.of(before), *after_each_move(before)]) == truth
     for side in (Color.RED, Color.BLACK):
         assert frame.fitting(after_each_move(parse_position(f"{truth} {side.value}"))) is None
 
 
-def test_a_start_position_read_rightly_but_unsurely_calibrates_and_is_read_from_the_game(
+def test_a_start_position_read_rightly_but_unsurely_by_colour_calibrates_and_is_read(
         config: VisionConfig, room_calibration: Calibrated) -> None:
     # Printed pieces under a spotlight: four tops at the edge of its cone are read as their
-    # own set, but not surely. The board is set up all the same: the game starts.
+    # own set, but not surely by their colour (the game once had to tell the board). The
+    # colours the tops are made of tell them surely (``vision.palette``).
     image = cv2.imread(str(ROOMS / "printed-spotlight-unsure-start.jpg"))
-    frame = BoardReader(room_calibration("printed-spotlight-unsure-start.jpg"), config).read(image)
-    assert frame.status is ReadStatus.DOUBTFUL and len(frame.doubtful) > 2
-    start = start_position(6)
-    assert frame.fitting(boards_after(start, legal_moves(start))) == BoardReading.of(start)
+    calibration = room_calibration("printed-spotlight-unsure-start.jpg")
+    frame = BoardReader(calibration, config).read(image)
+    assert frame.reading == BoardReading.of(start_position(6))
 
 
 def test_a_pale_hand_the_paper_check_misses_is_not_read_from_the_game(

@@ -18,9 +18,11 @@ Decisions:
   its set's palette): a missing piece or one of the other set fits another palette, and
   stays odd. Such pieces are left out of what the colours learn.
 - In a frame (and in the start position), a piece the colours read unsurely is sure when
-  its pixels plainly fit its set's palette: two witnesses agree. A piece whose pixels
-  plainly fit the other set's palette is doubtful, with both sets as its choices, however
-  sure its colour: a printed top read as the other set never passes as sure.
+  its pixels plainly fit its set's palette: two witnesses agree. So is a piece whose top's
+  parts tell two sets (a split top), or whose rim is darker than its set's, when its
+  pixels plainly fit the set read. A piece whose pixels plainly fit the other set's
+  palette is doubtful, with both sets as its choices, however sure its colour: a printed
+  top read as the other set never passes as sure.
 - Only pieces, and only between the two sets: bare paper is told by the printed cross it
   shows, and the paper's palette is the least sure (paper in a shadow, or lit by another
   light than the start position's, may fit a pale set's palette better than its own).
@@ -126,12 +128,21 @@ def paper_logs(paper: np.ndarray) -> np.ndarray:
     return result
 
 
-def the_set_it_fits(palette_verdicts: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    """(points,) ``labels``, or for a piece whose pixels plainly fit the other set's palette
-    (``palette_verdicts`` as :func:`verdicts`), that set: a label it may hold besides."""
+def the_set_besides(palette_verdicts: np.ndarray, labels: np.ndarray, others: np.ndarray
+                    ) -> np.ndarray:
+    """(points,) the label each point may hold besides the one read (``labels``), as the
+    palette has it (``palette_verdicts`` as :func:`verdicts`): a piece's ``others`` (what a
+    split top or a dark rim tells, or ``labels`` where nothing does) unless that is the
+    other set and the piece's pixels plainly fit its own set's palette; and for a piece
+    nothing else doubted, the other set when its pixels plainly fit that set's palette.
+    Bare paper, and a piece that may be bare paper, are left as they are: the paper's
+    palette is the least sure."""
     empty = LABELS.index(PointLabel.EMPTY)
-    other_set = (labels != empty) & (palette_verdicts != empty) & (palette_verdicts >= 0)
-    result: np.ndarray = np.where(other_set, palette_verdicts, labels)
+    pieces = (labels != empty) & (others != empty)
+    own_set = pieces & (palette_verdicts == labels)
+    other_set = pieces & (others == labels) & (palette_verdicts != empty) & (
+        palette_verdicts >= 0)
+    result: np.ndarray = np.where(own_set, labels, np.where(other_set, palette_verdicts, others))
     return result
 
 

@@ -47,7 +47,7 @@ from vision.errors import BadImage
 from vision.glare_reach import glared_from
 from vision.locate import BoardLocator, LocationStatus
 from vision.mirror_spot import hides_cross, mirror_choices, spot
-from vision.palette import bin_codes, paper_logs, the_set_it_fits, verdicts
+from vision.palette import bin_codes, paper_logs, the_set_besides, verdicts
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import check_paper
 from vision.rims import dark_rimmed
@@ -297,8 +297,7 @@ class BoardReader:
         other = np.where(other == result.labels, self._mirroring(samples, result.labels),
                          other)
         if palette_says is not None:
-            other = np.where(other == result.labels,
-                             the_set_it_fits(palette_says, result.labels), other)
+            other = the_set_besides(palette_says, result.labels, other)
         second = other != result.labels
         unsure = flagged | second | (result.confidences < self.config.confident)
         # What each unsure point may hold; nothing known when another check flagged it.

@@ -73,7 +73,10 @@ class SetContrast:
         middle, spread = float(data["middle"]), float(data["spread"])
         if not (np.all(np.isfinite(axis)) and np.isfinite(middle) and np.isfinite(spread)):
             raise ValueError("set contrast has non-finite numbers")
-        if spread < LEAST_SPREAD or not np.isclose(np.linalg.norm(axis), 1.0, atol=1e-3):
+        # A unit axis has no component beyond 1 (checked first: the norm of a huge one
+        # overflows).
+        if (spread < LEAST_SPREAD or np.abs(axis).max() > 1.0 + 1e-3
+                or not np.isclose(np.linalg.norm(axis), 1.0, atol=1e-3)):
             raise ValueError("bad set contrast")
         return SetContrast((float(axis[0]), float(axis[1]), float(axis[2])), middle, spread)
 

@@ -182,6 +182,9 @@ class Calibration:
     palette: Palette | None = None
     """The colours each label's tops are made of (``vision.palette``); None in files written
     before it was kept."""
+    printed_points: frozenset[Point] = frozenset()
+    """The start position's points whose pieces looked like another label by their colour
+    but were told by their palette: printed tops seen off their points."""
 
     @property
     def model(self) -> BoardModel:
@@ -223,6 +226,7 @@ class Calibration:
             "mirror_points": sorted(point_name(point) for point in self.mirror_points),
             "shadow_reach": None if self.shadow_reach is None else self.shadow_reach.to_json(),
             "palette": None if self.palette is None else self.palette.to_json(),
+            "printed_points": sorted(point_name(point) for point in self.printed_points),
         }
 
 
@@ -327,7 +331,8 @@ def calibrate(
                               triple(paper.chroma), learned.top_patterns, learned.set_contrast,
                               learned.glare_reach, learned.rim_check,
                               frozenset(model.points[i] for i in learned.mirror_points),
-                              shadows, learned.palette)
+                              shadows, learned.palette,
+                              frozenset(model.points[i] for i in learned.printed_points))
     _check_read_as_start(config, calibration, image)
     return calibration
 
@@ -394,6 +399,7 @@ class _Learned(NamedTuple):
     rim_check: RimCheck | None
     mirror_points: tuple[int, ...]
     palette: Palette | None
+    printed_points: tuple[int, ...]
 
 
 def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
@@ -485,7 +491,9 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
                     learn_glare_reach(colours.means, samples.features, learning, start.looked_like),
                     learn_rim_check(colours.means, samples.rim_relative, learning),
                     tuple(int(i) for i in np.flatnonzero(mirrored)),
-                    learn_palette(codes, np.where(mirrored, -1, expected)))
+                    learn_palette(codes, np.where(mirrored, -1, expected)),
+                    tuple(int(i) for i in np.flatnonzero(
+                        start.patterned | (tolerant & wrong & palette_fits))))
 
 
 def wide_tops(samples: BoardSamples, expected: np.ndarray) -> frozenset[PointLabel]:
@@ -790,17 +798,24 @@ def _calibration_from_json(data: object) -> Calibration:
     reach = tuple(GlareReach.from_json(item) for item in reach_data)
     rim_data = data.get("rim_check")
     rims = None if rim_data is None else RimCheck.from_json(rim_data)
-    mirror_data = data.get("mirror_points", [])
-    if not isinstance(mirror_data, list) or not all(isinstance(n, str) for n in mirror_data):
-        raise ValueError("mirror points are not a list of point names")
-    mirrors = frozenset(parse_point(name, size) for name in mirror_data)
+    mirrors = _points_named(data, "mirror_points", size)
     shadow_data = data.get("shadow_reach")
     shadows = None if shadow_data is None else ShadowReach.from_json(shadow_data)
     palette_data = data.get("palette")
     palette = None if palette_data is None else Palette.from_json(palette_data)
     return Calibration(size, camera, ColourModel.from_json(data["colours"]), corners,
                        piece_height, paper_chroma, _top_patterns(data.get("top_patterns", {})),
-                       contrast, reach, rims, mirrors, shadows, palette)
+                       contrast, reach, rims, mirrors, shadows, palette,
+                       _points_named(data, "printed_points", size))
+
+
+def _points_named(data: dict[str, object], key: str, size: int) -> frozenset[Point]:
+    """The points a calibration file lists by name under ``key`` (none when it has no such
+    list: files written before it was kept)."""
+    names = data.get(key, [])
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise ValueError(f"{key.replace('_', ' ')} are not a list of point names")
+    return frozenset(parse_point(name, size) for name in names)
 
 
 def _top_patterns(data: object) -> dict[PointLabel, tuple[float, float, float]]:

@@ -72,6 +72,11 @@ def run(args: argparse.Namespace) -> int:
         names = " ".join(point_name(point) for point in sorted(calibration.mirror_points))
         print(f"glare: the tops on {names} mirror a lamp whole; pieces there are read from "
               "the game (move the lamp to read them surely)")
+    if calibration.printed_points:
+        # Told apart by the colours they are made of: centred, they read surely by colour too.
+        names = " ".join(point_name(point) for point in sorted(calibration.printed_points))
+        print(f"printed tops: the pieces on {names} looked like another set by their colour "
+              "(off their points?); told by the colours their tops are made of")
     if calibration.shadow_reach is not None:
         length = calibration.shadow_reach.length
         print(f"low light: the pieces' shadows reach {length:g} square"

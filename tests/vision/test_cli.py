@@ -194,6 +194,9 @@ def test_calibrate_says_which_set_is_read_over_a_wider_part_of_its_tops(
     # A lamp low beside the board: see test_shadows.
     ("long-shadows-low-lamp-start.jpg", "low light: the pieces' shadows reach 1 square "
      "across the paper or more; expected there"),
+    # Ringed pieces off their points under mixed light: see test_palette.
+    ("printed-rings-mixed-start.jpg", "printed tops: the pieces on d6 looked like another set "
+     "by their colour (off their points?); told by the colours their tops are made of"),
 ])
 def test_calibrate_says_what_the_lamp_does_to_the_reading(
         name: str, line: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -385,8 +385,24 @@ def _clear_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSam
         else:
             paper = with_shadows
     if not paper.is_clear:
-        raise CalibrationFailed("something covers the board in the calibration image")
+        # Where, so that a maker can look: in a few places often nothing but a piece set far
+        # off its point, whose edge reaches the paper beside it; over many, uneven light.
+        near = _nearest_points(layout, paper.covered)
+        raise CalibrationFailed(
+            "something covers the board in the calibration image " + (
+                f"(by {_names(layout.size, near)}): clear it, or centre the pieces there"
+                if near.sum() <= MAX_NAMED_COVERED else
+                "(over much of it): clear it, or light it more evenly"))
     return paper, shadows
+
+
+def _nearest_points(layout: SamplingLayout, cells: np.ndarray) -> np.ndarray:
+    """(points,) the points nearest each of the paper samples ``cells`` (a mask)."""
+    nearest = np.zeros(len(layout.point_grid), bool)
+    for cell in layout.paper_grid[cells]:
+        distances = np.linalg.norm(layout.point_grid - cell, axis=1)
+        nearest |= distances <= distances.min() + 1e-6
+    return nearest
 
 
 class _Learned(NamedTuple):
@@ -605,6 +621,11 @@ def _faint_lines_hint(features: np.ndarray, expected: np.ndarray) -> str:
         return ""
     return ("; the printed lines hardly show: dim or move the lamp over the board, or "
             "focus the camera")
+
+
+MAX_NAMED_COVERED = 8
+"""Most points named beside the paper that looks covered at calibration; more is said as
+"much of" the board."""
 
 
 def _names(size: int, mask: np.ndarray) -> str:

@@ -200,6 +200,20 @@ def test_pieces_printed_with_a_pattern_calibrate(config: VisionConfig, name: str
     assert frame.status in (ReadStatus.OK, ReadStatus.DOUBTFUL)
 
 
+@pytest.mark.parametrize(("name", "where"), [
+    # Fingers over the a-file (a room render): the points by the paper they cover.
+    ("fingers-ceiling-hand.jpg", r"\(by a1 b1 c1 a2 a3\): clear it, or centre the pieces there"),
+    # A hand over much of the board under a low lamp.
+    ("long-shadows-low-lamp-hand.jpg", r"\(over much of it\): clear it, or light it more"),
+])
+def test_a_covered_board_is_refused_saying_where(name: str, where: str,
+                                                 config: VisionConfig) -> None:
+    image = cv2.imread(str(Path(__file__).parent / "data" / "rooms" / name))
+    with pytest.raises(CalibrationFailed,
+                       match=r"^something covers the board in the calibration image " + where):
+        calibrate(config, image)
+
+
 def test_sets_read_rightly_but_not_surely_are_refused_with_what_to_change(
         config: VisionConfig) -> None:
     # Pale shells against grey pebbles under a spotlight whose cone washes the shells out

@@ -127,7 +127,8 @@ class FrameReading:
     """For each doubtful point, in order, the labels it may hold: those its colour fits
     nearly as well as its best, when only its colour left it unsure; the two labels the two
     parts of a split top tell; its piece or bare paper, for a piece brighter than the paper
-    round it; both sets, for a top a lamp's glare may have made look like the other set;
+    round it; both sets, for a top a lamp's glare may have made look like the other set,
+    or whose pixels fit the other set's palette (``vision.palette``);
     none when something else did (a piece set down between points, a pale piece
     over another)."""
     paper_clear: bool = False

@@ -31,7 +31,6 @@ Decisions:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -91,21 +90,6 @@ class Palette:
                     raise ValueError("bad palette bin")
                 counts[i, index] = value
         return Palette(counts)
-
-
-@lru_cache(maxsize=4)
-def disc_pixels(view_size: int, pitch_px: int, margin: float, size: int) -> np.ndarray:
-    """(points, k) flat indices into a ``view_size`` square view of the pixels within
-    ``RADIUS`` of each point, points in model order (a1 first, files within ranks)."""
-    ys, xs = np.mgrid[0:view_size, 0:view_size]
-    discs = []
-    for y in range(size):
-        for x in range(size):
-            dx = xs - (x + margin) * pitch_px
-            dy = ys - (size - 1 - y + margin) * pitch_px
-            discs.append(np.flatnonzero(dx * dx + dy * dy <= (RADIUS * pitch_px) ** 2))
-    shortest = min(len(disc) for disc in discs)
-    return np.array([disc[:shortest] for disc in discs], np.intp)
 
 
 def bin_codes(pixel_logs: np.ndarray, paper_logs: np.ndarray) -> np.ndarray:

@@ -45,7 +45,7 @@ from vision.board_model import BoardModel
 from vision.camera import CameraModel
 from vision.colour import LABELS, PointLabel
 from vision.config import VisionConfig
-from vision.palette import disc_pixels
+from vision.palette import RADIUS as PALETTE_RADIUS
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +135,8 @@ def sampling_layout(config: VisionConfig, size: int,
     point_samples = [disc(*centre(x, y), config.point_sample_radius, True) for x, y in points]
     wide_samples = [disc(*centre(x, y), config.wide_point_sample_radius, True)
                     for x, y in points]
+    palette_discs = [disc(*centre(x, y), PALETTE_RADIUS, False) for x, y in points
+                     ] if palette else [np.zeros(0, np.intp) for _ in points]
     rings = [np.setdiff1d(disc(*centre(x, y), RIM_RADII[1], False),
                           disc(*centre(x, y), RIM_RADII[0], False)) if rims
              else np.zeros(0, np.intp) for x, y in points]
@@ -171,8 +173,7 @@ def sampling_layout(config: VisionConfig, size: int,
         wide_colour_rank=round(config.point_colour_quantile * (wide_pixels.shape[1] - 1)),
         wide_tops=wide_tops,
         rim_pixels=_rectangular(rings),
-        palette_pixels=disc_pixels(view, pitch, margin, size) if palette
-        else np.zeros((len(points), 0), np.intp),
+        palette_pixels=_rectangular(palette_discs),
         point_grid=np.array(points, np.float64),
         paper_pixels=paper_pixels,
         paper_grid=np.array(cells, np.float64),

@@ -325,7 +325,7 @@ def calibrate(
     samples = sample_board(layout, image, maps, occupied)
     paper, shadows = _clear_paper(config, layout, samples, maps.cover, occupied)
     learned = _learn_any(config, size, samples, maps.cover, expected,
-                         wide_tops(samples, expected))
+                         wide_tops(samples, expected), _start_palette(samples, expected))
     stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
     calibration = Calibration(size, camera, learned.colours, stored, top,
                               triple(paper.chroma), learned.top_patterns, learned.set_contrast,
@@ -405,6 +405,25 @@ def _nearest_points(layout: SamplingLayout, cells: np.ndarray) -> np.ndarray:
     return nearest
 
 
+class _StartPalette(NamedTuple):
+    """The start position's tops by the colours they are made of (``vision.palette``)."""
+
+    codes: np.ndarray
+    """(points, p) each pixel's palette bin."""
+    fits: np.ndarray
+    """(points,) the points whose pixels fit their own label's palette, learned without
+    them (``vision.palette.own_set_fits``)."""
+
+
+def _start_palette(samples: BoardSamples, expected: np.ndarray) -> _StartPalette:
+    """The start position's palette bins and fits (``expected`` its label indices). The tops'
+    pixels and the paper round each point are the same whichever disc the pieces are read
+    over, and whatever the start position's check lets pass: worked out once."""
+    assert samples.palette_logs is not None and samples.paper_round is not None
+    codes = bin_codes(samples.palette_logs, paper_logs(samples.paper_round))
+    return _StartPalette(codes, own_set_fits(learn_palette(codes, expected), codes, expected))
+
+
 class _Learned(NamedTuple):
     """What the start position's colours teach (see the fields of Calibration)."""
 
@@ -414,12 +433,13 @@ class _Learned(NamedTuple):
     glare_reach: tuple[GlareReach, ...]
     rim_check: RimCheck | None
     mirror_points: tuple[int, ...]
-    palette: Palette | None
+    palette: Palette
     printed_points: tuple[int, ...]
 
 
 def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
-               expected: np.ndarray, wide: frozenset[PointLabel]) -> _Learned:
+               expected: np.ndarray, wide: frozenset[PointLabel], palette: _StartPalette
+               ) -> _Learned:
     """What the start position's colours teach, read over the wider disc for the ``wide``
     sets or, failing that, over the narrower one; raises CalibrationFailed.
 
@@ -434,7 +454,8 @@ def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np
     for tolerant in (False, True):
         for disc in discs:
             try:
-                return _learn(config, size, samples, cover, expected, disc, tolerant)
+                return _learn(config, size, samples, cover, expected, disc, palette,
+                              tolerant)
             except GlareOverlap as error:
                 failure = error
             except CalibrationFailed as error:
@@ -445,7 +466,8 @@ def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np
 
 
 def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
-           expected: np.ndarray, wide: frozenset[PointLabel], tolerant: bool) -> _Learned:
+           expected: np.ndarray, wide: frozenset[PointLabel], palette: _StartPalette,
+           tolerant: bool) -> _Learned:
     """What the start position's colours teach, with the ``wide`` sets read over the wider
     disc; raises CalibrationFailed. ``tolerant``: let a glossy top the glare moved part of
     the way to the other set pass (see _check_start_position)."""
@@ -454,11 +476,8 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     samples = judged_against_paper(layout, samples, cover, occupied)
     contrast = learn_set_contrast(samples.features, expected)
     assert samples.rim_relative is not None
-    assert samples.palette_logs is not None and samples.paper_round is not None
-    codes = bin_codes(samples.palette_logs, paper_logs(samples.paper_round))
-    palette_fits = own_set_fits(learn_palette(codes, expected), codes, expected)
     start = _check_start_position(config, samples.features, expected, size, contrast,
-                                  samples.rim_relative, palette_fits, tolerant)
+                                  samples.rim_relative, palette.fits, tolerant)
     assert samples.middle_relative is not None
     patterns = {label: triple(np.median(samples.middle_relative[expected == index]
                                         - samples.features[expected == index, index, :3], axis=0))
@@ -474,16 +493,17 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     # Read as frames will be: glossy pieces the colours leave unsure may be confirmed.
     confidences = reread.confidences if contrast is None else confirmed(
         contrast, samples.features, reread, config.confident)
-    confidences = confirmed_by_palette(np.where(palette_fits, expected, -1), reread.labels,
+    confidences = confirmed_by_palette(np.where(palette.fits, expected, -1), reread.labels,
                                        confidences, config.confident)
     unsure = confidences < config.confident
     wrong = reread.labels != expected
     # A point read unsurely as another label that may still hold its own is doubtful in
     # frames later, as a point read rightly but unsurely is; so is one read as another
     # label whose pixels fit its own set's palette (the reader's palette check).
-    explained = tolerant & wrong & ((unsure & np.array(
-        [LABELS[label] in choices(reread, i) for i, label in enumerate(expected)]))
-        | palette_fits)
+    told_by_palette = tolerant & wrong & palette.fits
+    explained = (tolerant & wrong & unsure & np.array(
+        [LABELS[label] in choices(reread, i) for i, label in enumerate(expected)])
+        | told_by_palette)
     odd = ~left_out & ((wrong & ~explained)
                        | (~wrong & (confidences < LEAST_CALIBRATION_CONFIDENCE)))
     # Points read rightly but unsurely (glossy tops catching the lamp, printed tops at the
@@ -507,9 +527,8 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
                     learn_glare_reach(colours.means, samples.features, learning, start.looked_like),
                     learn_rim_check(colours.means, samples.rim_relative, learning),
                     tuple(int(i) for i in np.flatnonzero(mirrored)),
-                    learn_palette(codes, np.where(mirrored, -1, expected)),
-                    tuple(int(i) for i in np.flatnonzero(
-                        start.patterned | (tolerant & wrong & palette_fits))))
+                    learn_palette(palette.codes, np.where(mirrored, -1, expected)),
+                    tuple(int(i) for i in np.flatnonzero(start.patterned | told_by_palette)))
 
 
 def wide_tops(samples: BoardSamples, expected: np.ndarray) -> frozenset[PointLabel]:

@@ -84,6 +84,7 @@ from vision.rims import RimCheck, dark_rimmed, learn_rim_check
 from vision.sampling import (
     BoardSamples,
     SamplingLayout,
+    ViewMaps,
     judged_against_paper,
     remap,
     sample_board,
@@ -323,7 +324,7 @@ def calibrate(
     top = _piece_height(layout, model, camera, image, expected)
     maps = view_maps(layout, model, camera, top)
     samples = sample_board(layout, image, maps, occupied)
-    paper, shadows = _clear_paper(config, layout, samples, maps.cover, occupied)
+    paper, shadows = _clear_paper(config, layout, samples, maps, occupied)
     learned = _learn_any(config, size, samples, maps.cover, expected,
                          wide_tops(samples, expected), _start_palette(samples, expected))
     stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
@@ -367,19 +368,20 @@ def _check_read_as_start(config: VisionConfig, calibration: Calibration,
 
 
 def _clear_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamples,
-                 cover: np.ndarray, occupied: np.ndarray
+                 maps: ViewMaps, occupied: np.ndarray
                  ) -> tuple[PaperCheck, ShadowReach | None]:
     """The start position's paper check, and the way and length of the pieces' shadows
     (``vision.shadows``) when it shows them; raises CalibrationFailed when something covers
     the board. The paper samples are the same whichever disc the pieces are read over."""
-    paper = check_paper(config, layout, samples, occupied, cover)
+    paper = check_paper(config, layout, samples, occupied, maps.cover,
+                        edge_cover=maps.edge_cover)
     # A low lamp's long shadows, beyond the paper right beside the pieces: in frames they
     # fall wherever the pieces stand.
     shadows = learn_shadow_reach(layout.paper_grid, layout.point_grid, occupied,
                                  paper.shadow_depth, paper.judged)
     if shadows is not None:
-        with_shadows = check_paper(config, layout, samples, occupied, cover,
-                                   shadow_reach=shadows)
+        with_shadows = check_paper(config, layout, samples, occupied, maps.cover,
+                                   shadow_reach=shadows, edge_cover=maps.edge_cover)
         if paper.is_clear and not with_shadows.is_clear:
             shadows = None
         else:

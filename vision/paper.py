@@ -41,6 +41,11 @@ from vision.config import VisionConfig
 from vision.sampling import BoardSamples, SamplingLayout, visible_paper
 from vision.shadows import ShadowReach, shadowed_cells
 
+MAX_EDGE_SAMPLES = 1
+"""Most paper samples, each between four points and beside a piece, that a second look may
+clear by leaving out the edge of a piece set down off its point (see ``check_paper``).
+Fingertips in a hand's shadow, read as pieces, were seen to fail two: one beside them at
+the grid's edge, and one beyond it."""
 _FIT_ROUNDS = 4
 _FIT_SCALE = 0.15  # log units: residuals well beyond this weigh little in the fit
 
@@ -80,7 +85,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
                 piece_colours: np.ndarray | None = None,
                 coloured: np.ndarray | None = None,
                 paper_chroma: np.ndarray | None = None,
-                shadow_reach: ShadowReach | None = None) -> PaperCheck:
+                shadow_reach: ShadowReach | None = None,
+                edge_cover: np.ndarray | None = None) -> PaperCheck:
     """Judge every paper sample against the board's paper as a whole.
 
     ``occupied`` (points,) says which points hold a piece; samples next to one are
@@ -100,6 +106,12 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     pieces of the start position, which are then not read as the start position's.
     With ``shadow_reach`` (``vision.shadows``) the samples the pieces' long shadows reach
     are judged as those next to a piece.
+
+    With ``edge_cover`` (``ViewMaps.edge_cover``), when no more than MAX_EDGE_SAMPLES
+    samples fail and each lies between four points, beside a piece, they are looked at
+    again without what a piece set down off its point may hide: a piece 0.2 of a pitch off
+    towards a sample puts its blurred edge and the dark foot of its side into it. Only then:
+    a hand reaching in covers paper at the grid's edge too, and more of it.
     """
     colours, spread, usable = samples.paper_colours, samples.paper_spread, None
     near = np.zeros(len(colours), bool)
@@ -178,8 +190,18 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
             offset, cooler=0.0, warmer=np.where(tinted, shadow_warmth, 0.0)), brightness_error,
             piece_colours)
     ) & judged
-    return PaperCheck(covered, chroma_error, brightness_error, median, uniform,
-                      shadow_depth, near, judged)
+    result = PaperCheck(covered, chroma_error, brightness_error, median, uniform,
+                        shadow_depth, near, judged)
+    if edge_cover is None or occupied is None or not covered.any() \
+            or covered.sum() > MAX_EDGE_SAMPLES:
+        return result
+    taken = np.append(np.asarray(occupied, bool), False)[layout.cell_neighbours]
+    between_points = (layout.cell_neighbours < len(occupied)).all(axis=1)
+    if not (taken.any(axis=1) & between_points)[covered].all():
+        return result
+    again = check_paper(config, layout, samples, occupied, edge_cover, piece_colours, coloured,
+                        paper_chroma, shadow_reach)
+    return again if again.is_clear else result
 
 
 def _long_shadows(layout: SamplingLayout, reach: ShadowReach | None, pieces: np.ndarray

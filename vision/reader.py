@@ -282,7 +282,7 @@ class BoardReader:
         coloured = occupied & ~pale
         paper = check_paper(self.config, self._layout, samples, occupied,
                             maps.cover, pieces, coloured, self._paper_chroma,
-                            self.calibration.shadow_reach)
+                            self.calibration.shadow_reach, maps.edge_cover)
         # A piece set down off its point covers part of this one: never read it as bare.
         assert samples.disc_relative is not None
         covered = piece_share(self.config, self.colours, samples.disc_relative)

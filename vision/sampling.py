@@ -301,6 +301,9 @@ class ViewMaps:
     cover: np.ndarray
     """(cells, 4, m) which pixels of each paper sample the piece on each of the four points
     next to it may hide from this camera (its side, seen at a slant), were one there."""
+    edge_cover: np.ndarray
+    """(cells, 4, m) the same out to the edge of a piece set down off its point
+    (:data:`EDGE_COVER_RADIUS`)."""
 
 
 CROSS_STEPS = (0.07, 0.11, 0.15)
@@ -319,6 +322,9 @@ COVER_HEIGHT_MM = 5.0
 """Least piece height assumed for what a piece hides (a near-vertical view cannot tell)."""
 COVER_RADIUS = 0.6
 """Radius of what a piece may cover, pitches: its 0.4 and 0.2 off its point."""
+EDGE_COVER_RADIUS = 0.7
+"""The same with the piece's blurred edge and the dark foot of its side: a piece set down
+0.2 off its point towards a paper sample darkens its near side (see ``vision.paper``)."""
 VIEW_STEP = 4
 """Every how many view pixels the camera is projected exactly (the rest interpolated)."""
 ARMS = ((1, 0), (0, 1), (-1, 0), (0, -1))
@@ -370,7 +376,8 @@ def view_maps(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
     wide = cross_positions(model, WIDE_CROSS_ACROSS)
     return ViewMaps(paper, tops, tables(crosses.reshape(-1, 2), 0.0, (len(crosses), -1)),
                     tables(wide.reshape(-1, 2), 0.0, (len(wide), -1)),
-                    piece_cover(layout, model, camera, top_height))
+                    piece_cover(layout, model, camera, top_height),
+                    piece_cover(layout, model, camera, top_height, EDGE_COVER_RADIUS))
 
 
 def _fixed_point(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -381,7 +388,7 @@ def _fixed_point(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def piece_cover(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
-                top_height: float) -> np.ndarray:
+                top_height: float, radius: float = COVER_RADIUS) -> np.ndarray:
     """Which pixels of each paper sample a piece on each point next to it may hide.
 
     Seen at a slant, a piece hides the paper from its base to where its top's edge
@@ -403,7 +410,7 @@ def piece_cover(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
     t = np.clip(((pixels - start) * along).sum(axis=3) / length, 0.0, 1.0)
     nearest = start + t[..., None] * along
     distance = np.sqrt(((pixels - nearest) ** 2).sum(axis=3))
-    result: np.ndarray = np.nan_to_num(distance, nan=np.inf) <= COVER_RADIUS
+    result: np.ndarray = np.nan_to_num(distance, nan=np.inf) <= radius
     return result
 
 

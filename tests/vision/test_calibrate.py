@@ -214,6 +214,18 @@ def test_a_covered_board_is_refused_saying_where(name: str, where: str,
         calibrate(config, image)
 
 
+def test_a_piece_set_off_its_point_towards_the_paper_is_no_hand(config: VisionConfig) -> None:
+    # Glossy red and black pieces with brass rims in window light (a Blender render), each
+    # up to 0.2 pitch off its point. A red piece beside the paper between d1, e1, d2 and e2
+    # lies towards it, and its blurred edge and dark foot reached that paper sample: the
+    # start position was refused ("something covers the board ... (by d1 e1 d2 e2)").
+    rooms = Path(__file__).parent / "data" / "rooms"
+    calibration = calibrate(config, cv2.imread(str(rooms / "off-point-window-start.jpg")))
+    reader = BoardReader(calibration, config)
+    frame = reader.read(cv2.imread(str(rooms / "off-point-window-frame.jpg")))
+    assert frame.reading == BoardReading.parse("3b2/6/4r1/r1r3/r5/6")
+
+
 def test_sets_read_rightly_but_not_surely_are_refused_with_what_to_change(
         config: VisionConfig) -> None:
     # Pale shells against grey pebbles under a spotlight whose cone washes the shells out

@@ -29,6 +29,10 @@ ROOMS = Path(__file__).parent / "data" / "rooms"
     ("fingertip-pendant", "r3r1/1r1br1/4r1/2r3/2r3/r1r2r"),
     # Four fingers over the side of the grid, under a ceiling lamp.
     ("fingers-ceiling", "brrbrr/4r1/2b1bb/1r4/rrr2b/1rr1br"),
+    # Fingertips on f1 and f2 in the hand's own shadow, under a wide lens (a Blender
+    # render): dark enough to be read as two black pieces, and the paper they cover beside
+    # them, between the points and beyond the grid, as the edges of pieces set off them.
+    ("shadowed-fingertips-wide", "2rb2/3b2/6/1b3b/6/1bb3"),
 ])
 def test_fingers_reaching_the_edge_from_outside_are_never_read(
         config: VisionConfig, room_calibration: Callable[[str], Calibration],

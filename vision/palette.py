@@ -173,6 +173,21 @@ def confirmed(palette_verdicts: np.ndarray, labels: np.ndarray, confidences: np.
     return result
 
 
+def settled(palette_verdicts: np.ndarray, labels: np.ndarray, confidences: np.ndarray,
+            sure: float) -> tuple[np.ndarray, np.ndarray]:
+    """``labels`` and ``confidences`` with each piece the colours read unsurely (below
+    ``sure``) as one set whose pixels plainly fit the other set's palette
+    (``palette_verdicts`` as :func:`verdicts`) read as that set, surely: a glossy black top
+    a lamp reddens, or a red one it darkens, keeps the colours it is made of. A piece the
+    colours read surely stays as it is (the reader calls it doubtful), and so does bare
+    paper (the paper's palette is the least sure) and a point the palette does not tell."""
+    empty = LABELS.index(PointLabel.EMPTY)
+    other_set = ((labels != empty) & (confidences < sure) & (palette_verdicts >= 0)
+                 & (palette_verdicts != empty) & (palette_verdicts != labels))
+    return (np.where(other_set, palette_verdicts, labels),
+            np.where(other_set, sure, confidences))
+
+
 def own_set_fits(palette: Palette, codes: np.ndarray, expected: np.ndarray) -> np.ndarray:
     """(points,) the start position's points whose pixels favour their own label's palette,
     learned without them, over each other's by ``SURE`` per pixel."""

@@ -47,7 +47,7 @@ from vision.errors import BadImage
 from vision.glare_reach import glared_from
 from vision.locate import BoardLocator, LocationStatus
 from vision.mirror_spot import hides_cross, mirror_choices, spot
-from vision.palette import bin_codes, paper_logs, the_set_besides, verdicts
+from vision.palette import bin_codes, paper_logs, settled, the_set_besides, verdicts
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import check_paper
 from vision.rims import dark_rimmed
@@ -272,6 +272,12 @@ class BoardReader:
             if palette_says is not None:
                 result = replace(result, confidences=confirmed_by_palette(
                     palette_says, result.labels, result.confidences, self.config.confident))
+        told_by_palette = np.zeros(len(result.labels), bool)
+        if palette_says is not None:
+            labels_told, confidences_told = settled(palette_says, result.labels,
+                                                    result.confidences, self.config.confident)
+            told_by_palette = labels_told != result.labels
+            result = replace(result, labels=labels_told, confidences=confidences_told)
         if self.calibration.set_contrast is not None:
             result = replace(result, confidences=disputed(
                 self.calibration.set_contrast, samples.features, result))
@@ -311,7 +317,8 @@ class BoardReader:
         status = ReadStatus.OCCLUDED
         if paper.is_clear and not unsure.any():
             reading = _board_reading(self._model.points, labels, self._model.size)
-            self._adapt(samples.features, result.labels)
+            # A top the palette told has the other set's colour: it would teach it wrongly.
+            self._adapt(samples.features, np.where(told_by_palette, -1, result.labels))
             status = ReadStatus.OK
         elif paper.is_clear and few_enough(list(choices.values())):
             status = ReadStatus.DOUBTFUL

@@ -128,7 +128,8 @@ class FrameReading:
     nearly as well as its best, when only its colour left it unsure; the two labels the two
     parts of a split top tell; its piece or bare paper, for a piece brighter than the paper
     round it; both sets, for a top a lamp's glare may have made look like the other set,
-    or whose pixels fit the other set's palette (``vision.palette``);
+    or read surely as one set whose pixels fit the other set's palette (``vision.palette``;
+    read unsurely, it is of the set its palette tells);
     none when something else did (a piece set down between points, a pale piece
     over another)."""
     paper_clear: bool = False

@@ -393,7 +393,8 @@ def piece_cover(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
 
     Seen at a slant, a piece hides the paper from its base to where its top's edge
     lands on the paper, farther from the camera: a stadium from the point to the top's
-    place, as wide as a piece set down a little off its point.
+    place, ``radius`` pitches wide (a piece set down a little off its point, or that and
+    its blurred edge).
     """
     height = max(top_height, COVER_HEIGHT_MM)
     centres = np.array([model.point_mm(p) for p in model.points])

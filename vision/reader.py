@@ -127,11 +127,11 @@ class FrameReading:
     """For each doubtful point, in order, the labels it may hold: those its colour fits
     nearly as well as its best, when only its colour left it unsure; the two labels the two
     parts of a split top tell; its piece or bare paper, for a piece brighter than the paper
-    round it; both sets, for a top a lamp's glare may have made look like the other set,
-    or read surely as one set whose pixels fit the other set's palette (``vision.palette``;
-    read unsurely, it is of the set its palette tells);
-    none when something else did (a piece set down between points, a pale piece
-    over another)."""
+    round it or a pale one whose cross shows a little farther across; both sets, for a top
+    a lamp's glare may have made look like the other set, or read surely as one set whose
+    pixels fit the other set's palette (``vision.palette``; read unsurely, it is of the set
+    its palette tells); none when something else did (a piece set down between points, a
+    pale piece over another)."""
     paper_clear: bool = False
     """Whether all the bare paper looked like paper."""
     markers_seen: int = 0
@@ -297,11 +297,13 @@ class BoardReader:
         flagged |= self._pale_over_another(samples, result.labels, pale, covered)
         flagged |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
         flagged |= self._paper_coloured(samples.features, result.labels, pale)
-        flagged |= self._pale_on_lines(frame, maps, samples, pale)
         # A label a point may hold besides the one read: what a split top's median tells,
-        # bare paper for a piece brighter than the paper round it, or a glossy set.
-        other = np.where(self._brighter_than_paper(samples, result.labels, pale), _EMPTY,
-                         self._split_tops(samples, result))
+        # bare paper for a piece brighter than the paper round it or a pale one whose cross
+        # shows a little farther across (nothing else: a fingertip would hide the lines
+        # too), or a glossy set.
+        may_be_bare = (self._brighter_than_paper(samples, result.labels, pale)
+                       | self._pale_on_lines(frame, maps, samples, pale))
+        other = np.where(may_be_bare, _EMPTY, self._split_tops(samples, result))
         other = np.where(other == result.labels, self._mirroring(samples, result.labels),
                          other)
         if palette_says is not None:
@@ -475,7 +477,8 @@ class BoardReader:
 
         Such a piece is told from bare paper by the cross it hides, looked for within a pixel
         of where the camera's pose puts it; where the pose is two or three pixels off (near
-        the edge of a wide lens's view), a bare point would hide its cross the same way.
+        the edge of a wide lens's view), a bare point would hide its cross the same way. It
+        is the piece or bare paper, and the game may tell which.
         """
         if not pale.any():
             return pale

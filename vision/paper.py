@@ -116,9 +116,7 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     colours, spread, usable = samples.paper_colours, samples.paper_spread, None
     near = np.zeros(len(colours), bool)
     if occupied is not None:
-        taken = np.append(np.asarray(occupied, bool), False)
-        near = taken[layout.cell_neighbours].any(axis=1) | _long_shadows(layout, shadow_reach,
-                                                                         occupied)
+        near = _beside(layout, occupied) | _long_shadows(layout, shadow_reach, occupied)
         if cover is not None:
             visible = visible_paper(layout, samples, cover, occupied)
             colours, spread, usable = visible.colours, visible.spread, visible.usable
@@ -157,8 +155,7 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     chroma_error = np.linalg.norm(offset, axis=1)
     tinted = near
     if coloured is not None:
-        tinted = np.append(np.asarray(coloured, bool), False)[layout.cell_neighbours].any(
-            axis=1) | _long_shadows(layout, shadow_reach, coloured)
+        tinted = _beside(layout, coloured) | _long_shadows(layout, shadow_reach, coloured)
     # A shadow may take the colour of the room's other light, but hardly towards skin: a
     # hand there is caught by how much warmer than the paper it is. Under daylight and a
     # warm lamp, a piece's shadow against the daylight is lit by the lamp alone: warmer by
@@ -195,13 +192,19 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     if edge_cover is None or occupied is None or not covered.any() \
             or covered.sum() > MAX_EDGE_SAMPLES:
         return result
-    taken = np.append(np.asarray(occupied, bool), False)[layout.cell_neighbours]
     between_points = (layout.cell_neighbours < len(occupied)).all(axis=1)
-    if not (taken.any(axis=1) & between_points)[covered].all():
+    if not (_beside(layout, occupied) & between_points)[covered].all():
         return result
     again = check_paper(config, layout, samples, occupied, edge_cover, piece_colours, coloured,
                         paper_chroma, shadow_reach)
     return again if again.is_clear else result
+
+
+def _beside(layout: SamplingLayout, pieces: np.ndarray) -> np.ndarray:
+    """(cells,) the samples diagonally next to any of ``pieces`` (points)."""
+    result: np.ndarray = np.append(np.asarray(pieces, bool), False)[
+        layout.cell_neighbours].any(axis=1)
+    return result
 
 
 def _long_shadows(layout: SamplingLayout, reach: ShadowReach | None, pieces: np.ndarray

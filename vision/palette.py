@@ -12,17 +12,19 @@ Decisions:
   paper round each point: brightness and two chroma axes, ``BINS`` bins each), and a point
   is scored by how much likelier its own pixels are under one palette than under another
   (the mean log-likelihood ratio per pixel), as a bag: the print's offset does not matter.
-- The palette is a second witness, never a label on its own. At calibration it lets a
-  start position piece pass that the colours call odd when its pixels fit its own set's
-  palette plainly better than the others' (``SURE`` per pixel, its own pixels left out of
-  its set's palette): a missing piece or one of the other set fits another palette, and
-  stays odd. Such pieces are left out of what the colours learn.
+- The palette is a second witness: it names a label only where the colours are in doubt
+  (a piece they read unsurely, a start position piece they call odd). At calibration it
+  lets a start position piece pass that the colours call odd when its pixels fit its own
+  set's palette plainly better than the others' (``SURE`` per pixel, its own pixels left
+  out of its set's palette): a missing piece or one of the other set fits another
+  palette, and stays odd. Such pieces are left out of what the colours learn.
 - In a frame (and in the start position), a piece the colours read unsurely is sure when
   its pixels plainly fit its set's palette: two witnesses agree. So is a piece whose top's
   parts tell two sets (a split top), or whose rim is darker than its set's, when its
-  pixels plainly fit the set read. A piece whose pixels plainly fit the other set's
-  palette is doubtful, with both sets as its choices, however sure its colour: a printed
-  top read as the other set never passes as sure.
+  pixels plainly fit the set read. In a frame, a piece the colours read unsurely whose
+  pixels plainly fit the other set's palette is of that set (``settled``: a glossy black
+  top a spotlight reddens); one the colours read surely is doubtful, with both sets as its
+  choices: a printed top read as the other set never passes as sure.
 - Only pieces, and only between the two sets: bare paper is told by the printed cross it
   shows, and the paper's palette is the least sure (paper in a shadow, or lit by another
   light than the start position's, may fit a pale set's palette better than its own).

@@ -378,7 +378,7 @@ def _clear_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSam
     # A low lamp's long shadows, beyond the paper right beside the pieces: in frames they
     # fall wherever the pieces stand.
     shadows = learn_shadow_reach(layout.paper_grid, layout.point_grid, occupied,
-                                 paper.shadow_depth, paper.judged)
+                                 paper.shadow_depth, paper.judged, paper.beside)
     if shadows is not None:
         with_shadows = check_paper(config, layout, samples, occupied, maps.cover,
                                    shadow_reach=shadows, edge_cover=maps.edge_cover)

@@ -12,8 +12,8 @@ Decisions:
   pieces, cover most of the samples that are in shadow and fewest of those that are lit
   (``learn_shadow_reach``): the samples beside the pieces show which way the shadows
   fall, those beyond how far. None is kept where the shadows explain fewer than
-  ``LEAST_EXPLAINED`` samples (a lamp high above, a window's soft light), nor one that
-  makes a clear start position look covered.
+  ``LEAST_EXPLAINED`` samples, or than half as many as there are pieces (a lamp high
+  above, a window's soft light), nor one that makes a clear start position look covered.
 - In a frame, the samples within the shadows the reach casts from the pieces read there
   are judged as the samples beside a piece are. A hand casts no such shape: what it
   covers beyond the pieces' shadows is still judged strictly.
@@ -40,6 +40,10 @@ LIT = 0.05
 """Most depth of a sample counted as lit when learning."""
 LEAST_EXPLAINED = 2
 """Least score of a reach kept: one dark sample is no lamp's pattern."""
+LEAST_SHADOWED_SHARE = 0.5
+"""Least number of shadowed samples a reach kept explains, per piece of the start position:
+a low lamp casts a shadow beside nearly every piece. Under a window's or a spotlight's
+softer light a few pieces' shadows are dark enough to count, never half of them."""
 LIT_WEIGHT = 2.0
 """How much a lit sample a reach would call shadowed counts against it, against each
 shadowed sample it explains."""
@@ -88,20 +92,33 @@ def shadowed_cells(reach: ShadowReach, cells: np.ndarray, points: np.ndarray,
 
 
 def learn_shadow_reach(cells: np.ndarray, points: np.ndarray, occupied: np.ndarray,
-                       depth: np.ndarray, judged: np.ndarray) -> ShadowReach | None:
+                       depth: np.ndarray, judged: np.ndarray,
+                       beside: np.ndarray | None = None) -> ShadowReach | None:
     """The reach whose shadows best match the paper samples' ``depth`` (log below the lit
     paper) among those ``judged``; None when none scores LEAST_EXPLAINED (a shadowed
-    sample it covers counts one, a lit one against it LIT_WEIGHT)."""
-    shadowed, lit = judged & (depth >= SHADOWED), judged & (depth <= LIT)
+    sample it covers counts one, a lit one against it LIT_WEIGHT) or explains fewer shadowed
+    samples than LEAST_SHADOWED_SHARE of the pieces.
+
+    ``beside`` (cells,) are the samples already judged as a piece's shadow may fall on
+    them (right beside a piece): a lit one of those counts against no reach, for calling
+    it shadowed changes nothing. Where the shadows fall along the ranks of the start
+    position, over the next pieces, they darken only the side of the paper beside those
+    pieces that they graze; counting the lit side against them left the lamp unlearned.
+    Of lengths that fit equally, the longest is kept: a shadow falling on the next piece
+    shows no end, and in play it reaches the paper past that piece's point.
+    """
+    beyond = np.ones(len(cells), bool) if beside is None else ~np.asarray(beside, bool)
+    shadowed, lit = judged & (depth >= SHADOWED), judged & (depth <= LIT) & beyond
     if not shadowed.any():
         return None
-    best, best_score = None, LEAST_EXPLAINED - 0.5
+    best, best_score, best_explained = None, LEAST_EXPLAINED - 0.5, 0
     for degrees in range(0, 360, ANGLE_STEP):
         angle = np.radians(degrees)
-        for length in LENGTHS:
+        for length in reversed(LENGTHS):
             reach = ShadowReach((float(np.cos(angle)), float(np.sin(angle))), length)
             inside = shadowed_cells(reach, cells, points, occupied)
-            score = float((inside & shadowed).sum() - LIT_WEIGHT * (inside & lit).sum())
+            explained = int((inside & shadowed).sum())
+            score = float(explained - LIT_WEIGHT * (inside & lit).sum())
             if score > best_score:
-                best, best_score = reach, score
-    return best
+                best, best_score, best_explained = reach, score, explained
+    return best if best_explained > LEAST_SHADOWED_SHARE * np.count_nonzero(occupied) else None

@@ -449,15 +449,16 @@ def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np
     say, whose wider samples reach a shadow): the narrower one may still do. A glossy top
     the glare moved part of the way to the other set's colour is let pass only when
     neither does without it, so a start position that fits as it is keeps the model it
-    has always had.
+    has always had; and the sets' colours are learned without such tops only when they
+    cannot be learned with them.
     """
     discs = [wide, frozenset()] if wide else [frozenset()]
     failure: CalibrationFailed | None = None
-    for tolerant in (False, True):
+    for tolerant, glared_left_out in ((False, False), (True, False), (True, True)):
         for disc in discs:
             try:
                 return _learn(config, size, samples, cover, expected, disc, palette,
-                              tolerant)
+                              tolerant, glared_left_out)
             except GlareOverlap as error:
                 failure = error
             except CalibrationFailed as error:
@@ -469,10 +470,11 @@ def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np
 
 def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
            expected: np.ndarray, wide: frozenset[PointLabel], palette: _StartPalette,
-           tolerant: bool) -> _Learned:
+           tolerant: bool, glared_left_out: bool = False) -> _Learned:
     """What the start position's colours teach, with the ``wide`` sets read over the wider
     disc; raises CalibrationFailed. ``tolerant``: let a glossy top the glare moved part of
-    the way to the other set pass (see _check_start_position)."""
+    the way to the other set pass (see _check_start_position). ``glared_left_out``: learn
+    the sets' colours without such tops (they still teach how far the glare reaches)."""
     occupied = expected != LABELS.index(PointLabel.EMPTY)
     layout = sampling_layout(config, size, wide)
     samples = judged_against_paper(layout, samples, cover, occupied)
@@ -490,7 +492,11 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     mirrored = start.mirrored
     left_out = mirrored | start.patterned
     learning = np.where(left_out, -1, expected)
-    colours = learn_colours(config, samples.features, learning)
+    # Learned with the tops the glare moved part of the way, a dark set's colour may spread
+    # so far towards a pale set's that every pale piece is read unsurely. Without them, they
+    # are read as the other set, and are doubtful in frames for as far as the glare reached.
+    glared = (start.looked_like != expected) & ~left_out & glared_left_out
+    colours = learn_colours(config, samples.features, np.where(glared, -1, learning))
     reread = classify(config, colours, samples.features)
     # Read as frames will be: glossy pieces the colours leave unsure may be confirmed.
     confidences = reread.confidences if contrast is None else confirmed(

@@ -143,8 +143,9 @@ class VisionConfig:
     """Largest brightness spread of a paper sample next to a piece: a shadow's edge."""
     shadow_edge_texture_tolerance: float = 0.7
     """Largest brightness spread of a paper sample next to a piece that keeps the paper's
-    colour closely (half ``paper_chroma_tolerance``): the edge of a hard shadow as deep as
-    a low lamp or a window casts, a fifth as bright as the lit paper beside it."""
+    colour closely (half ``paper_chroma_tolerance``, more by as much as the sample is deep in
+    shadow: see ``vision.paper``): the edge of a hard shadow as deep as a low lamp or a
+    window casts, a fifth as bright as the lit paper beside it."""
 
     marker_match: float = 0.8
     """Least correlation between a marker patch now and when it was located, for 'unchanged'."""

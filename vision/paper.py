@@ -173,8 +173,11 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
         without_warmth(offset, cooler=0.0, warmer=shadow_warmth), axis=1), chroma_error)
     dark = np.where(near, config.near_piece_dark_tolerance, config.paper_dark_tolerance)
     # A piece's hard shadow may split a sample next to it into lit paper and deep shadow,
-    # both the paper's colour; a finger's edge there brings skin's.
-    shadow_edge = near & (chroma_error <= config.paper_chroma_tolerance / 2)
+    # both the paper's colour; a finger's edge there brings skin's. The deeper the shadow,
+    # the more of its light is the room's other light (the sky, the table's bounce), whose
+    # colour is the paper's only roughly: half the sample carries it.
+    shadow_edge = near & (chroma_error <= config.paper_chroma_tolerance / 2
+                          * (1.0 + shadow_depth))
     texture = np.where(near, np.where(shadow_edge, config.shadow_edge_texture_tolerance,
                                       config.near_piece_texture_tolerance),
                        config.paper_texture_tolerance)

@@ -63,6 +63,16 @@ def test_hard_shadows_splitting_the_paper_beside_the_pieces_leave_the_board_read
     assert hand.status is ReadStatus.OCCLUDED and hand.reading is None
 
 
+def test_deep_shadow_edges_tinted_by_the_room_s_other_light_leave_the_board_readable(
+        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
+    # Printed pieces under a low lamp (a Blender render): the shadows are deep, and lit by
+    # the room's other light, not quite the paper's colour. A paper sample their edge splits
+    # carries half that colour, and was taken for a finger's edge: the frame was never read.
+    reader = BoardReader(room_calibration("tinted-shadow-edges-low-lamp-start.jpg"), config)
+    frame = reader.read(cv2.imread(str(ROOMS / "tinted-shadow-edges-low-lamp-frame.jpg")))
+    assert frame.reading == BoardReading.parse("r3b1/bb3b/1r2b1/1b2rb/6/3b2")
+
+
 @pytest.mark.parametrize(("name", "message"), [
     # The reader finds the warm paper between cream pieces leaning to their colour.
     ("low-lamp-cream-unread-start.jpg", "light makes the sheet look like the pieces"),

@@ -18,6 +18,11 @@ Decisions:
   choices, and the game tells which from the boards it expects. The point is never read,
   so a board with a piece there is confirmed only when the game expects exactly one such
   board; a hand there is caught by the paper round it.
+- Anywhere, a top read as a set darker than the paper but brighter than the paper round it,
+  and of its colour, mirrors the lamp: the reader gives it both sets as its choices
+  (``BoardReader._brighter_than_its_set``). The start position may show one set's tops
+  mirroring there, and the colours learned from it then reach that far for that set; a top
+  of the other set mirrors the lamp alike.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ from controller.referee import boards_after  # noqa: E402
 from vision.calibrate import Calibration, calibrate  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.errors import CalibrationFailed  # noqa: E402
-from vision.reader import BoardReader, FrameReading  # noqa: E402
+from vision.reader import LABEL_OF_COLOUR, BoardReader, FrameReading, ReadStatus  # noqa: E402
 from vision.room import CONDITIONS, next_frame, random_room_scene, render_room  # noqa: E402
 from vision.room_scene import RoomScene  # noqa: E402
 from vision.stabiliser import Stabiliser  # noqa: E402
@@ -115,6 +115,9 @@ class ConditionTally:
     read_in_play: int = 0
     """Hand-free frames a game waiting at their board reads (see ``read_in_play``)."""
     wrong_in_play: int = 0
+    sure_wrong: int = 0
+    """Hand-free frames left doubtful with a point read surely wrong: one step from a wrong
+    board, had that point's neighbours been sure too (see ``surely_wrong``)."""
     read_seconds: list[float] = field(default_factory=list)
     render_seconds: list[float] = field(default_factory=list)
 
@@ -205,7 +208,7 @@ def folder_setups(setups: Iterator[RenderedSetup]) -> Iterator[Setup]:
 def add_tally(total: ConditionTally, part: ConditionTally) -> None:
     """Count ``part`` (one setup's) into ``total``."""
     for name in ("setups", "calibrated", "frames", "read", "wrong", "hand_frames", "hand_read",
-                 "read_in_play", "wrong_in_play"):
+                 "read_in_play", "wrong_in_play", "sure_wrong"):
         setattr(total, name, getattr(total, name) + getattr(part, name))
     total.failures.update(part.failures)
     total.read_seconds += part.read_seconds
@@ -249,6 +252,14 @@ def evaluate(setup: Setup, tally: ConditionTally, config: VisionConfig,
             in_play = read_in_play(frame, board)
             tally.read_in_play += in_play == board
             tally.wrong_in_play += in_play is not None and in_play != board
+            tally.sure_wrong += surely_wrong(frame, board)
+
+
+def surely_wrong(frame: FrameReading, board: BoardReading) -> bool:
+    """Whether a doubtful ``frame`` of ``board`` read a point it is sure of wrongly."""
+    return frame.status is ReadStatus.DOUBTFUL and any(
+        frame.label_at(point) is not LABEL_OF_COLOUR[board.piece_at(point)]
+        for point in frame.points if point not in frame.doubtful)
 
 
 def read_in_play(frame: FrameReading, board: BoardReading) -> BoardReading | None:
@@ -386,6 +397,10 @@ def report(tallies: dict[str, ConditionTally], look_alike: dict[str, bool],
             missed.append(f"{name}: {tally.hand_read} hand frames read as a board")
         if tally.wrong_in_play:
             missed.append(f"{name}: {tally.wrong_in_play} wrong boards read in play")
+        if tally.sure_wrong:
+            print(f"{'':18s}{tally.sure_wrong} x doubtful frame with a point read surely wrong")
+            missed.append(f"{name}: {tally.sure_wrong} doubtful frames with a point read "
+                          "surely wrong")
         if look_alike.get(name):
             if tally.calibrated:
                 missed.append(f"{name}: look-alike pieces calibrated {tally.calibrated} times "

@@ -20,7 +20,7 @@ Decisions:
   board; a hand there is caught by the paper round it.
 - Anywhere, a top read as a set darker than the paper but brighter than the paper round it,
   and of its colour, mirrors the lamp: the reader gives it both sets as its choices
-  (``BoardReader._brighter_than_its_set``). The start position may show one set's tops
+  (``BoardReader._dark_tops_mirroring_lamp``). The start position may show one set's tops
   mirroring there, and the colours learned from it then reach that far for that set; a top
   of the other set mirrors the lamp alike.
 """
@@ -41,6 +41,16 @@ SPOT_REACH = 1
 """How far (steps along files and ranks, diagonals too) from a point where the start
 position showed a mirrored top the reflection may fall on another piece's top: a piece set
 down a little off its point, or a camera re-registered, moves it by less than a step."""
+
+MIRROR_BRIGHTER = 0.05
+"""How much brighter than the paper round it (log) a top must be to mirror the lamp: paper is
+the brightest thing on the board that does not. Physically based renders of glossy red and
+black sets under wide lenses showed black tops 0.13 brighter than the paper where the start
+position's black pieces mirrored the lamp, and a red top there read as black, surely."""
+MIRROR_CHROMA = 0.1
+"""Most chroma (log, relative to the paper round it) of a top mirroring the lamp: it has the
+colour of the paper the lamp lights (those renders: 0.03 to 0.04). A wooden top a low lamp
+lights between shadows on the paper round it is brighter too, and keeps its own colour."""
 
 _EMPTY = LABELS.index(PointLabel.EMPTY)
 
@@ -77,4 +87,13 @@ def hides_cross(features: np.ndarray, bare: float) -> np.ndarray:
     """(points,) points whose printed cross is hidden as a mirrored top hides it, where a
     bare point shows ``bare``."""
     result: np.ndarray = features[:, _EMPTY, 3] < MIRROR_CROSS * bare
+    return result
+
+
+def mirrors_lamp(middle_relative: np.ndarray) -> np.ndarray:
+    """(points,) tops brighter than the paper round them by more than MIRROR_BRIGHTER, of its
+    colour (within MIRROR_CHROMA); ``middle_relative`` as ``BoardSamples.middle_relative``."""
+    brightness = middle_relative.mean(axis=1)
+    chroma = np.linalg.norm(middle_relative - brightness[:, None], axis=1)
+    result: np.ndarray = (brightness > MIRROR_BRIGHTER) & (chroma < MIRROR_CHROMA)
     return result

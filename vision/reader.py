@@ -46,7 +46,7 @@ from vision.doubt import few_enough
 from vision.errors import BadImage
 from vision.glare_reach import glared_from
 from vision.locate import BoardLocator, LocationStatus
-from vision.mirror_spot import hides_cross, mirror_choices, spot
+from vision.mirror_spot import hides_cross, mirror_choices, mirrors_lamp, spot
 from vision.palette import bin_codes, paper_logs, settled, the_set_besides, verdicts
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import check_paper
@@ -86,15 +86,6 @@ LOCAL_CROSS_GAIN = 1.5
 BoardReader._cross_at_local_level)."""
 LOCAL_CROSS_POINTS = 2
 """Least sure bare points within two steps for their level to count."""
-MIRROR_BRIGHTER = 0.05
-"""How much brighter than the paper round it (log) a top of a set darker than the paper must
-be to be a mirror of the lamp: paper is the brightest thing on the board that does not mirror
-it. Physically based renders of glossy red and black sets under wide lenses showed black tops
-0.13 brighter than the paper where the start position's black pieces mirrored the lamp, and a
-red top there read as black, surely."""
-MIRROR_CHROMA = 0.1
-"""Most chroma (log, relative to the paper round it) of such a top: mirroring the lamp, it has
-the colour of the paper the lamp lights (those renders: 0.03 to 0.04)."""
 _EMPTY = LABELS.index(PointLabel.EMPTY)
 LABEL_OF_COLOUR = {Color.RED: PointLabel.RED, Color.BLACK: PointLabel.BLACK,
                    None: PointLabel.EMPTY}
@@ -411,10 +402,10 @@ class BoardReader:
         unless its excess says plainly which set it is, as glare cannot make it; a piece
         read as a pale set whose rim is a dark one's (``rim_check``): a dark top mirroring
         the lamp whole; and a piece of a set darker than the paper whose top is brighter
-        than the paper round it (``MIRROR_BRIGHTER``): only a mirror of the lamp is, and a
-        glossy top of either set mirrors it alike.
+        than the paper round it, and of its colour (``vision.mirror_spot.mirrors_lamp``):
+        only a mirror of the lamp is, and a glossy top of either set mirrors it alike.
         """
-        result = np.where(self._brighter_than_its_set(samples, labels),
+        result = np.where(self._dark_tops_mirroring_lamp(samples, labels),
                           _OTHER_SET[labels], labels)
         if self.calibration.glare_reach:
             glossy = glared_from(self.calibration.glare_reach, self.colours.means,
@@ -430,16 +421,12 @@ class BoardReader:
                               & (result == labels), LABELS.index(rims.dark), result)
         return result
 
-    def _brighter_than_its_set(self, samples: BoardSamples, labels: np.ndarray) -> np.ndarray:
-        """(points,) pieces read as a set darker than the paper whose top's median is
-        brighter than the paper round it by more than MIRROR_BRIGHTER, with its colour
-        (within MIRROR_CHROMA): the lamp's. (A wooden top a low lamp lights between shadows
-        on the paper round it is brighter too, and keeps its own colour.)"""
+    def _dark_tops_mirroring_lamp(self, samples: BoardSamples, labels: np.ndarray) -> np.ndarray:
+        """(points,) pieces read as a set darker than the paper whose tops mirror the lamp
+        (``vision.mirror_spot.mirrors_lamp``)."""
         assert samples.middle_relative is not None
         dark = np.isin(labels, _PIECES) & ~np.isin(labels, pale_labels(self.config, self.colours))
-        brightness = samples.middle_relative.mean(axis=1)
-        chroma = np.linalg.norm(samples.middle_relative - brightness[:, None], axis=1)
-        result: np.ndarray = dark & (brightness > MIRROR_BRIGHTER) & (chroma < MIRROR_CHROMA)
+        result: np.ndarray = dark & mirrors_lamp(samples.middle_relative)
         return result
 
     def _palette_verdicts(self, samples: BoardSamples) -> np.ndarray | None:

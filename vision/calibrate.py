@@ -68,6 +68,7 @@ from vision.colour import (
     classify,
     dark_without_cross,
     learn_colours,
+    pale_labels,
     piece_cross_floor,
 )
 from vision.config import VisionConfig
@@ -75,7 +76,7 @@ from vision.doubt import choices, few_enough
 from vision.errors import BadCalibration, CalibrationFailed
 from vision.glare_reach import GlareOverlap, GlareReach, learn_glare_reach
 from vision.locate import detect_markers, fit_marker_camera, marker_points
-from vision.mirror_spot import mirrored_whole
+from vision.mirror_spot import mirrored_whole, pale_mirrors
 from vision.palette import Palette, bin_codes, learn_palette, own_set_fits, paper_logs
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import PaperCheck, check_paper
@@ -186,6 +187,10 @@ class Calibration:
     printed_points: frozenset[Point] = frozenset()
     """The start position's points whose pieces looked like another label by their colour
     but were told by their palette: printed tops seen off their points."""
+    pale_mirrors: dict[Point, float] = field(default_factory=dict)
+    """The start position's pale pieces whose tops mirrored a lamp, each with its top's
+    brightness (log, relative to the paper round it): a glossy dark top there would mirror
+    it too (``vision.mirror_spot``)."""
 
     @property
     def model(self) -> BoardModel:
@@ -228,6 +233,8 @@ class Calibration:
             "shadow_reach": None if self.shadow_reach is None else self.shadow_reach.to_json(),
             "palette": None if self.palette is None else self.palette.to_json(),
             "printed_points": sorted(point_name(point) for point in self.printed_points),
+            "pale_mirrors": {point_name(point): round(level, 6)
+                             for point, level in sorted(self.pale_mirrors.items())},
         }
 
 
@@ -333,7 +340,9 @@ def calibrate(
                               learned.glare_reach, learned.rim_check,
                               frozenset(model.points[i] for i in learned.mirror_points),
                               shadows, learned.palette,
-                              frozenset(model.points[i] for i in learned.printed_points))
+                              frozenset(model.points[i] for i in learned.printed_points),
+                              {model.points[i]: level
+                               for i, level in learned.pale_mirrors.items()})
     _check_read_as_start(config, calibration, image)
     return calibration
 
@@ -437,6 +446,7 @@ class _Learned(NamedTuple):
     mirror_points: tuple[int, ...]
     palette: Palette
     printed_points: tuple[int, ...]
+    pale_mirrors: dict[int, float]
 
 
 def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
@@ -536,7 +546,9 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
                     learn_rim_check(colours.means, samples.rim_relative, learning),
                     tuple(int(i) for i in np.flatnonzero(mirrored)),
                     learn_palette(palette.codes, np.where(mirrored, -1, expected)),
-                    tuple(int(i) for i in np.flatnonzero(start.patterned | told_by_palette)))
+                    tuple(int(i) for i in np.flatnonzero(start.patterned | told_by_palette)),
+                    pale_mirrors(samples.middle_relative,
+                                 np.isin(expected, pale_labels(config, colours))))
 
 
 def wide_tops(samples: BoardSamples, expected: np.ndarray) -> frozenset[PointLabel]:
@@ -854,7 +866,8 @@ def _calibration_from_json(data: object) -> Calibration:
     return Calibration(size, camera, ColourModel.from_json(data["colours"]), corners,
                        piece_height, paper_chroma, _top_patterns(data.get("top_patterns", {})),
                        contrast, reach, rims, mirrors, shadows, palette,
-                       _points_named(data, "printed_points", size))
+                       _points_named(data, "printed_points", size),
+                       _pale_mirrors(data.get("pale_mirrors", {}), size))
 
 
 def _points_named(data: dict[str, object], key: str, size: int) -> frozenset[Point]:
@@ -864,6 +877,14 @@ def _points_named(data: dict[str, object], key: str, size: int) -> frozenset[Poi
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
         raise ValueError(f"{key.replace('_', ' ')} are not a list of point names")
     return frozenset(parse_point(name, size) for name in names)
+
+
+def _pale_mirrors(data: object, size: int) -> dict[Point, float]:
+    if not isinstance(data, dict) or not all(
+            isinstance(name, str) and isinstance(level, (int, float)) and np.isfinite(level)
+            for name, level in data.items()):
+        raise ValueError(f"bad pale mirrors {data!r}")
+    return {parse_point(name, size): float(level) for name, level in data.items()}
 
 
 def _top_patterns(data: object) -> dict[PointLabel, tuple[float, float, float]]:

@@ -18,6 +18,10 @@ Decisions:
   choices, and the game tells which from the boards it expects. The point is never read,
   so a board with a piece there is confirmed only when the game expects exactly one such
   board; a hand there is caught by the paper round it.
+- A glossy pale top may mirror the lamp too: the start position shows where
+  (``Calibration.pale_mirrors``), and how bright. A dark glossy top there mirrors it over a
+  dark body, dimmer: a top read as the pale set there but plainly dimmer than the pale one
+  was (``DIMMER_THAN_PALE_MIRROR``) may be of either set.
 - Anywhere, a top read as a set darker than the paper but brighter than the paper round it,
   and of its colour, mirrors the lamp: the reader gives it both sets as its choices
   (``BoardReader._dark_tops_mirroring_lamp``). The start position may show one set's tops
@@ -51,6 +55,13 @@ MIRROR_CHROMA = 0.1
 """Most chroma (log, relative to the paper round it) of a top mirroring the lamp: it has the
 colour of the paper the lamp lights (those renders: 0.03 to 0.04). A wooden top a low lamp
 lights between shadows on the paper round it is brighter too, and keeps its own colour."""
+
+DIMMER_THAN_PALE_MIRROR = 0.15
+"""How much dimmer (log) than the pale top that mirrored the lamp on a point at calibration a
+top read as pale there may be before it may be a dark glossy top mirroring it instead: a dark
+body under the same reflection. Renders of glossy white and black sets under a fisheye
+webcam showed a black top 0.21 dimmer than the white one had been, read as white, surely;
+white tops there differed by less than 0.15."""
 
 _EMPTY = LABELS.index(PointLabel.EMPTY)
 
@@ -96,4 +107,19 @@ def mirrors_lamp(middle_relative: np.ndarray) -> np.ndarray:
     brightness = middle_relative.mean(axis=1)
     chroma = np.linalg.norm(middle_relative - brightness[:, None], axis=1)
     result: np.ndarray = (brightness > MIRROR_BRIGHTER) & (chroma < MIRROR_CHROMA)
+    return result
+
+
+def pale_mirrors(middle_relative: np.ndarray, pale: np.ndarray) -> dict[int, float]:
+    """The ``pale`` pieces (points) of the start position whose tops mirror the lamp, each
+    with its top's brightness (``middle_relative`` as ``BoardSamples.middle_relative``)."""
+    levels = middle_relative.mean(axis=1)
+    return {int(i): float(levels[i]) for i in np.flatnonzero(pale & mirrors_lamp(middle_relative))}
+
+
+def dimmer_than_pale_mirror(levels: np.ndarray, middle_relative: np.ndarray) -> np.ndarray:
+    """(points,) tops dimmer by more than DIMMER_THAN_PALE_MIRROR than the pale top that
+    mirrored the lamp there at calibration (``levels`` (points,) its brightness, minus
+    infinity where none did)."""
+    result: np.ndarray = middle_relative.mean(axis=1) < levels - DIMMER_THAN_PALE_MIRROR
     return result

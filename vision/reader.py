@@ -46,7 +46,13 @@ from vision.doubt import few_enough
 from vision.errors import BadImage
 from vision.glare_reach import glared_from
 from vision.locate import BoardLocator, LocationStatus
-from vision.mirror_spot import hides_cross, mirror_choices, mirrors_lamp, spot
+from vision.mirror_spot import (
+    dimmer_than_pale_mirror,
+    hides_cross,
+    mirror_choices,
+    mirrors_lamp,
+    spot,
+)
 from vision.palette import bin_codes, paper_logs, settled, the_set_besides, verdicts
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import check_paper
@@ -225,6 +231,8 @@ class BoardReader:
         self._mirror_spot = spot(self._layout.point_grid,
                                  [point in calibration.mirror_points
                                   for point in self._model.points])
+        self._pale_mirror_levels = np.array([calibration.pale_mirrors.get(point, -np.inf)
+                                             for point in self._model.points])
 
     def reset(self) -> None:
         """Forget the board's last place (the next frame runs a full marker detection)."""
@@ -403,9 +411,15 @@ class BoardReader:
         read as a pale set whose rim is a dark one's (``rim_check``): a dark top mirroring
         the lamp whole; and a piece of a set darker than the paper whose top is brighter
         than the paper round it, and of its colour (``vision.mirror_spot.mirrors_lamp``):
-        only a mirror of the lamp is, and a glossy top of either set mirrors it alike.
+        only a mirror of the lamp is, and a glossy top of either set mirrors it alike; and a
+        piece read as a pale set where a pale top mirrored the lamp at calibration, plainly
+        dimmer than that top was: a dark glossy top mirrors the lamp there over a dark body.
         """
-        result = np.where(self._dark_tops_mirroring_lamp(samples, labels),
+        assert samples.middle_relative is not None
+        pale = np.isin(labels, pale_labels(self.config, self.colours))
+        result = np.where(self._dark_tops_mirroring_lamp(samples, labels)
+                          | (pale & dimmer_than_pale_mirror(self._pale_mirror_levels,
+                                                            samples.middle_relative)),
                           _OTHER_SET[labels], labels)
         if self.calibration.glare_reach:
             glossy = glared_from(self.calibration.glare_reach, self.colours.means,

@@ -94,6 +94,12 @@ def test_the_mirror_points_are_kept_in_the_calibration_file(calibration6: Calibr
     assert_kept_in_file(calibration6, tmp_path, ('"e2"', "5"), mirror_points=points)
 
 
+def test_the_pale_mirrors_are_kept_in_the_calibration_file(calibration6: Calibration,
+                                                          tmp_path: Path) -> None:
+    assert_kept_in_file(calibration6, tmp_path, ('"a1": 0.15', '"a1": "bright"'),
+                        pale_mirrors={parse_point("a1"): 0.15})
+
+
 def test_black_tops_mirroring_a_spotlight_as_white_calibrate_by_their_dark_rims(
         room_calibration: Callable[[str], Calibration], config: VisionConfig) -> None:
     # Glossy white and black pieces under a spotlight (a Blender render): the black top on
@@ -140,4 +146,20 @@ def test_a_top_brighter_than_the_paper_may_be_of_either_glossy_set(
     c6 = frame.doubtful.index(parse_point("c6"))
     assert set(frame.choices[c6]) == {PointLabel.RED, PointLabel.BLACK}
     # Black tops mirroring the lamp as alike are as doubtful; the game's board tells.
+    assert frame.fitting([truth]) == truth
+
+
+def test_a_black_top_where_a_white_one_mirrored_the_lamp_may_be_of_either_set(
+        room_calibration: Callable[[str], Calibration], config: VisionConfig) -> None:
+    # Glossy white and black pieces under a fisheye webcam (a Blender render). In the start
+    # position the white tops on a1, b1 and a2 mirror the lamp: brighter than the paper.
+    # Later a black piece on a1 mirrors it too, over its dark body: it looked white, and
+    # was read as white, surely.
+    calibration = room_calibration("pale-mirror-fisheye-start.jpg")
+    assert parse_point("a1") in calibration.pale_mirrors
+    frame = BoardReader(calibration, config).read(
+        cv2.imread(str(ROOMS / "pale-mirror-fisheye-frame.jpg")))
+    truth = BoardReading.parse("2b2r/2b1bb/6/3b1b/2b3/b1b3")
+    a1 = frame.doubtful.index(parse_point("a1"))
+    assert set(frame.choices[a1]) == {PointLabel.RED, PointLabel.BLACK}
     assert frame.fitting([truth]) == truth

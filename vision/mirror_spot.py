@@ -56,12 +56,13 @@ MIRROR_CHROMA = 0.1
 colour of the paper the lamp lights (those renders: 0.03 to 0.04). A wooden top a low lamp
 lights between shadows on the paper round it is brighter too, and keeps its own colour."""
 
-DIMMER_THAN_PALE_MIRROR = 0.15
+DIMMER_THAN_PALE_MIRROR = 0.18
 """How much dimmer (log) than the pale top that mirrored the lamp on a point at calibration a
 top read as pale there may be before it may be a dark glossy top mirroring it instead: a dark
-body under the same reflection. Renders of glossy white and black sets under a fisheye
-webcam showed a black top 0.21 dimmer than the white one had been, read as white, surely;
-white tops there differed by less than 0.15."""
+body under the same reflection. Physically based renders of glossy white and black sets
+under a fisheye webcam showed a black top 0.21 dimmer than the white one had been, read as
+white, surely; white tops set down again on such points were at most 0.17 dimmer (our own
+room renders of window light)."""
 
 _EMPTY = LABELS.index(PointLabel.EMPTY)
 

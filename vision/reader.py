@@ -409,11 +409,11 @@ class BoardReader:
         A piece the start position's glare says may be of a glossy set (``glare_reach``),
         unless its excess says plainly which set it is, as glare cannot make it; a piece
         read as a pale set whose rim is a dark one's (``rim_check``): a dark top mirroring
-        the lamp whole; and a piece of a set darker than the paper whose top is brighter
-        than the paper round it, and of its colour (``vision.mirror_spot.mirrors_lamp``):
-        only a mirror of the lamp is, and a glossy top of either set mirrors it alike; and a
-        piece read as a pale set where a pale top mirrored the lamp at calibration, plainly
-        dimmer than that top was: a dark glossy top mirrors the lamp there over a dark body.
+        the lamp whole; a piece of a set darker than the paper whose top is brighter than
+        the paper round it, and of its colour (``vision.mirror_spot.mirrors_lamp``): only a
+        mirror of the lamp is, and a glossy top of either set mirrors it alike; and a piece
+        read as a pale set where a pale top mirrored the lamp at calibration, plainly dimmer
+        than that top was: a dark glossy top mirrors the lamp there over a dark body.
         """
         assert samples.middle_relative is not None
         pale = np.isin(labels, pale_labels(self.config, self.colours))

@@ -90,7 +90,7 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     """Judge every paper sample against the board's paper as a whole.
 
     ``occupied`` (points,) says which points hold a piece; samples next to one are
-    allowed its shadow, and with ``cover`` (see ``vision.sampling.piece_cover``) the
+    allowed its shadow, and with ``cover`` (``ViewMaps.cover``) the
     part of a sample such a piece hides from the camera is left out. A sample hidden
     almost whole is not judged at all. ``piece_colours`` (labels, 3) are the pieces'
     log colours relative to the paper: what is left of a sample is paper or shadow, never

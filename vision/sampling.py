@@ -374,10 +374,10 @@ def view_maps(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
     tops = paper if top_height < 0.25 else view_tables(top_height)
     crosses = cross_positions(model)
     wide = cross_positions(model, WIDE_CROSS_ACROSS)
+    reach = piece_reach(layout, model, camera, top_height)
     return ViewMaps(paper, tops, tables(crosses.reshape(-1, 2), 0.0, (len(crosses), -1)),
                     tables(wide.reshape(-1, 2), 0.0, (len(wide), -1)),
-                    piece_cover(layout, model, camera, top_height),
-                    piece_cover(layout, model, camera, top_height, EDGE_COVER_RADIUS))
+                    reach <= COVER_RADIUS, reach <= EDGE_COVER_RADIUS)
 
 
 def _fixed_point(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -387,14 +387,15 @@ def _fixed_point(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(first), np.asarray(second)
 
 
-def piece_cover(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
-                top_height: float, radius: float = COVER_RADIUS) -> np.ndarray:
-    """Which pixels of each paper sample a piece on each point next to it may hide.
+def piece_reach(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
+                top_height: float) -> np.ndarray:
+    """(cells, 4, m) how far (pitches) each pixel of each paper sample lies from what a piece
+    on each point next to it shows of itself (infinite where there is no such point).
 
     Seen at a slant, a piece hides the paper from its base to where its top's edge
-    lands on the paper, farther from the camera: a stadium from the point to the top's
-    place, ``radius`` pitches wide (a piece set down a little off its point, or that and
-    its blurred edge).
+    lands on the paper, farther from the camera: the pixels within a radius of the line
+    from the point to the top's place (COVER_RADIUS for a piece set down a little off its
+    point, EDGE_COVER_RADIUS for that and its blurred edge).
     """
     height = max(top_height, COVER_HEIGHT_MM)
     centres = np.array([model.point_mm(p) for p in model.points])
@@ -411,7 +412,7 @@ def piece_cover(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
     t = np.clip(((pixels - start) * along).sum(axis=3) / length, 0.0, 1.0)
     nearest = start + t[..., None] * along
     distance = np.sqrt(((pixels - nearest) ** 2).sum(axis=3))
-    result: np.ndarray = np.nan_to_num(distance, nan=np.inf) <= radius
+    result: np.ndarray = np.nan_to_num(distance, nan=np.inf)
     return result
 
 

@@ -24,7 +24,7 @@ Decisions:
   was (``DIMMER_THAN_PALE_MIRROR``) may be of either set.
 - Anywhere, a top read as a set darker than the paper but brighter than the paper round it,
   and of its colour, mirrors the lamp: the reader gives it both sets as its choices
-  (``BoardReader._dark_tops_mirroring_lamp``). The start position may show one set's tops
+  (``BoardReader._mirroring``). The start position may show one set's tops
   mirroring there, and the colours learned from it then reach that far for that set; a top
   of the other set mirrors the lamp alike.
 """

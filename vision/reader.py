@@ -315,8 +315,8 @@ class BoardReader:
         may_be_bare = (self._brighter_than_paper(samples, result.labels, pale)
                        | self._pale_on_lines(frame, maps, samples, pale))
         other = np.where(may_be_bare, _EMPTY, self._split_tops(samples, result))
-        other = np.where(other == result.labels, self._mirroring(samples, result.labels),
-                         other)
+        other = np.where(other == result.labels,
+                         self._mirroring(samples, result.labels, pale), other)
         if palette_says is not None:
             other = the_set_besides(palette_says, result.labels, other)
         second = other != result.labels
@@ -402,7 +402,8 @@ class BoardReader:
         if self._frames_adapted >= ADAPTED_FRAMES:
             self.colours, self._frames_adapted = self._adapting, 0
 
-    def _mirroring(self, samples: BoardSamples, labels: np.ndarray) -> np.ndarray:
+    def _mirroring(self, samples: BoardSamples, labels: np.ndarray, pale: np.ndarray
+                   ) -> np.ndarray:
         """Each point's glossy set it may be instead of the set read, where a lamp's glare
         may have made it look so; its label read elsewhere.
 
@@ -414,13 +415,14 @@ class BoardReader:
         mirror of the lamp is, and a glossy top of either set mirrors it alike; and a piece
         read as a pale set where a pale top mirrored the lamp at calibration, plainly dimmer
         than that top was: a dark glossy top mirrors the lamp there over a dark body.
+        ``pale`` says which points are read as a pale set.
         """
         assert samples.middle_relative is not None
-        pale = np.isin(labels, pale_labels(self.config, self.colours))
-        result = np.where(self._dark_tops_mirroring_lamp(samples, labels)
-                          | (pale & dimmer_than_pale_mirror(self._pale_mirror_levels,
-                                                            samples.middle_relative)),
-                          _OTHER_SET[labels], labels)
+        dark = (labels != _EMPTY) & ~pale
+        mirroring = np.where(pale, dimmer_than_pale_mirror(self._pale_mirror_levels,
+                                                           samples.middle_relative),
+                             dark & mirrors_lamp(samples.middle_relative))
+        result = np.where(mirroring, _OTHER_SET[labels], labels)
         if self.calibration.glare_reach:
             glossy = glared_from(self.calibration.glare_reach, self.colours.means,
                                  samples.features, labels)
@@ -433,14 +435,6 @@ class BoardReader:
             assert samples.rim_relative is not None
             result = np.where(dark_rimmed(rims, samples.rim_relative, labels)
                               & (result == labels), LABELS.index(rims.dark), result)
-        return result
-
-    def _dark_tops_mirroring_lamp(self, samples: BoardSamples, labels: np.ndarray) -> np.ndarray:
-        """(points,) pieces read as a set darker than the paper whose tops mirror the lamp
-        (``vision.mirror_spot.mirrors_lamp``)."""
-        assert samples.middle_relative is not None
-        dark = np.isin(labels, _PIECES) & ~np.isin(labels, pale_labels(self.config, self.colours))
-        result: np.ndarray = dark & mirrors_lamp(samples.middle_relative)
         return result
 
     def _palette_verdicts(self, samples: BoardSamples) -> np.ndarray | None:

@@ -430,8 +430,8 @@ def _start_palette(samples: BoardSamples, expected: np.ndarray) -> _StartPalette
     """The start position's palette bins and fits (``expected`` its label indices). The tops'
     pixels and the paper round each point are the same whichever disc the pieces are read
     over, and whatever the start position's check lets pass: worked out once."""
-    assert samples.palette_logs is not None and samples.paper_round is not None
-    codes = bin_codes(samples.palette_logs, paper_logs(samples.paper_round))
+    assert samples.palette_logs is not None and samples.tops_paper is not None
+    codes = bin_codes(samples.palette_logs, paper_logs(samples.tops_paper))
     return _StartPalette(codes, own_set_fits(learn_palette(codes, expected), codes, expected))
 
 

@@ -38,6 +38,7 @@ import numpy as np
 
 from vision.colour import WARM, without_cool_light, without_warmth
 from vision.config import VisionConfig
+from vision.light_field import lit_field, smooth_field
 from vision.sampling import BoardSamples, SamplingLayout, visible_paper
 from vision.shadows import ShadowReach, shadowed_cells
 
@@ -46,8 +47,6 @@ MAX_EDGE_SAMPLES = 1
 clear by leaving out the edge of a piece set down off its point (see ``check_paper``).
 Fingertips in a hand's shadow, read as pieces, were seen to fail two: one beside them at
 the grid's edge, and one beyond it."""
-_FIT_ROUNDS = 4
-_FIT_SCALE = 0.15  # log units: residuals well beyond this weigh little in the fit
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,12 +133,13 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     offset = chroma - median
     uniform = bool((np.linalg.norm(offset[clean & layout.on_grid], axis=1)
                     <= config.paper_chroma_tolerance / 2).all())
-    field = _smooth_field(layout, brightness, clean, judged)
+    field = smooth_field(layout.size, layout.paper_grid, brightness, clean, judged)
     brightness_error = brightness - field
     # The robust field follows the pieces' shadows where they cover much of the paper (a
     # low lamp). Against the lit paper's level, lit paper between them is not too bright,
     # and a shadow is as deep as it is: for how much cooler it may be (skin is never cool).
-    above_lit = brightness - np.maximum(field, _lit_field(layout, brightness, judged, field))
+    above_lit = brightness - np.maximum(field, lit_field(layout.size, layout.paper_grid,
+                                                         brightness, judged, field))
     darkness = np.maximum(-brightness_error, 0.0)
     shadow_depth = np.maximum(-above_lit, darkness)
     # A hand over much of the board pulls the median towards its own colour. So when the
@@ -258,58 +258,3 @@ def _leans_to_pieces(config: VisionConfig, offset: np.ndarray, brightness_error:
             leans &= brightness_error < -darkness / 2
         leaning |= leans
     return leaning
-
-
-_RIDGE = 1e-6
-
-
-def _design(layout: SamplingLayout) -> np.ndarray:
-    # Grid coordinates scaled to about -1..1 so the quadratic terms are well conditioned.
-    half = (layout.size - 1) / 2
-    x = (layout.paper_grid[:, 0] - half) / (half + 0.5)
-    y = (layout.paper_grid[:, 1] - half) / (half + 0.5)
-    return np.column_stack([np.ones_like(x), x, y, x * x, x * y, y * y])
-
-
-def _smooth_field(layout: SamplingLayout, brightness: np.ndarray,
-                  trusted: np.ndarray, judged: np.ndarray) -> np.ndarray:
-    """A robust quadratic fit of log brightness over the board (iteratively reweighted).
-
-    Samples that may lie in a piece's shadow start with a small weight; samples not
-    judged (hidden by pieces) have none.
-    """
-    design = _design(layout)
-    weights = np.where(trusted, 1.0, 0.2) * judged
-    fitted = np.full_like(brightness, np.median(brightness))
-    for _ in range(_FIT_ROUNDS):
-        fitted = _weighted_fit(design, brightness, weights)
-        residual = (brightness - fitted) / _FIT_SCALE
-        weights = judged / (1 + residual * residual)  # Cauchy weights: outliers fade, never flip
-    return fitted
-
-
-def _weighted_fit(design: np.ndarray, brightness: np.ndarray, weights: np.ndarray
-                  ) -> np.ndarray:
-    # The weighted normal equations: six unknowns, solved far cheaper than by lstsq;
-    # the tiny ridge keeps them solvable when pieces hide most of a row of samples.
-    weighted = design.T * weights
-    coefficients = np.linalg.solve(weighted @ design + _RIDGE * np.eye(design.shape[1]),
-                                   weighted @ brightness)
-    result: np.ndarray = design @ coefficients
-    return result
-
-
-_SHADOW_WEIGHT = 4.0
-"""How much more a sample darker than the lit field counts as far from it than one brighter."""
-
-
-def _lit_field(layout: SamplingLayout, brightness: np.ndarray, judged: np.ndarray,
-               field: np.ndarray) -> np.ndarray:
-    """The smooth light field ``field`` refitted to the lit paper: samples darker than it
-    weigh little, as shadows only ever darken."""
-    design = _design(layout)
-    for _ in range(_FIT_ROUNDS):
-        residual = (brightness - field) / _FIT_SCALE
-        residual = np.where(residual < 0, _SHADOW_WEIGHT * residual, residual)
-        field = _weighted_fit(design, brightness, judged / (1 + residual * residual))
-    return field

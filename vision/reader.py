@@ -442,9 +442,9 @@ class BoardReader:
         None when the calibration kept no palette (a file written before it was)."""
         if self.calibration.palette is None:
             return None
-        assert samples.palette_logs is not None and samples.paper_round is not None
+        assert samples.palette_logs is not None and samples.tops_paper is not None
         return verdicts(self.calibration.palette,
-                        bin_codes(samples.palette_logs, paper_logs(samples.paper_round)))
+                        bin_codes(samples.palette_logs, paper_logs(samples.tops_paper)))
 
     def _in_mirror_spot(self, features: np.ndarray, result: Classification,
                         choices: dict[int, tuple[PointLabel, ...]]
@@ -534,7 +534,11 @@ class BoardReader:
         against the shadow's colour. It was read, surely, as a light wooden top. Such a
         set's pieces are darker than the paper round them, or hardly brighter.
         """
-        bare_brightness = samples.features[:, _EMPTY, :3].mean(axis=1)
+        assert samples.paper_round is not None and samples.tops_paper is not None
+        # Against the paper the lamp lights: a piece's lit top is brighter than its
+        # neighbours' shadows round it (``vision.sampling.judged_against_paper``).
+        lifted = np.log(samples.tops_paper / samples.paper_round).mean(axis=1)
+        bare_brightness = samples.features[:, _EMPTY, :3].mean(axis=1) - lifted
         result: np.ndarray = (labels != _EMPTY) & ~pale & (bare_brightness > LIT_PAPER)
         return result
 

@@ -24,7 +24,10 @@ camera pose, so a wide lens costs nothing per frame.
   by channel, by the paper samples diagonally next to it (the brighter two of the
   four, since a piece's own shadow may fall on the others). That cancels the colour
   of the light, its unevenness and soft shadows. Features are logarithms, so a
-  shadow is a shift of all three channels alike.
+  shadow is a shift of all three channels alike. A piece's top is never in its
+  neighbours' shadows: where they darken all the paper round it (a window or a low
+  lamp to one side), the top is judged against the lit paper's smooth field instead
+  (``vision.light_field``).
 - A ring round each point on the tops' plane gives its rim's grey (a low quantile): a
   glossy dark top mirroring a lamp looks pale but keeps its dark rim (``vision.rims``).
 - The printed cross at each point is sampled in the image itself (lines are a pixel
@@ -45,6 +48,7 @@ from vision.board_model import BoardModel
 from vision.camera import CameraModel
 from vision.colour import LABELS, PointLabel
 from vision.config import VisionConfig
+from vision.light_field import lit_chroma, lit_field, smooth_field
 from vision.palette import RADIUS as PALETTE_RADIUS
 
 
@@ -462,6 +466,13 @@ class BoardSamples:
     tell a piece that covers part of a point (set down off it) from bare paper."""
     paper_round: np.ndarray | None = None
     """(points, 3) BGR of the paper round each point, as judged."""
+    lit_paper: np.ndarray | None = None
+    """(points, 3) BGR of the paper at each point as the light falls on it, out of any
+    shadow: the smooth field of the lit paper (``vision.light_field``)."""
+    tops_paper: np.ndarray | None = None
+    """(points, 3) BGR of the paper each point's top is judged against: ``paper_round``, or
+    ``lit_paper`` where the pieces' shadows darken it round a piece (see
+    :func:`judged_against_paper`)."""
     wide_colours: np.ndarray | None = None
     """(points, 3) as ``point_colours`` over the wider disc, when a piece set is read so
     (``SamplingLayout.wide_tops``)."""
@@ -592,26 +603,78 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
                                  axis=1)[:, 0]
     reference = np.where(hidden[:, None], whitest, reference)
     reference = np.maximum(reference, 1.0)
-    relative = np.log(np.maximum(samples.point_colours, 1.0) / reference)
-    middle_relative = np.log(np.maximum(samples.top_middles, 1.0) / reference)
+    lit_paper = _lit_paper(layout, around_colours, usable, occupied)
+    top_reference = reference if occupied is None else _tops_paper(reference, lit_paper,
+                                                                    occupied)
+    relative = np.log(np.maximum(samples.point_colours, 1.0) / top_reference)
+    middle_relative = np.log(np.maximum(samples.top_middles, 1.0) / top_reference)
     reference_logs = np.log(reference)
     disc_relative = samples.disc_logs - reference_logs[:, None, :]
     # Whether a point is bare is judged on the paper plane, where its sample leaves the
     # printed lines out; which piece stands on it, on the plane of the pieces' tops.
     bare = samples.disc_median_logs - reference_logs
-    cross_seen = cross_contrast(samples.cross_profiles, layout.point_arms, reference)
+    cross_seen = cross_contrast(samples.cross_profiles, layout.point_arms, reference,
+                                lit_paper)
     cross = np.minimum(np.maximum(cross_seen, 0.0), CROSS_FULL)[:, None] / CROSS_FULL
     colours = {label: relative for label in LABELS}
     colours[PointLabel.EMPTY] = bare
     if layout.wide_tops:
         assert samples.wide_colours is not None
-        wide_relative = np.log(np.maximum(samples.wide_colours, 1.0) / reference)
+        wide_relative = np.log(np.maximum(samples.wide_colours, 1.0) / top_reference)
         colours.update((label, wide_relative) for label in layout.wide_tops)
     features = np.stack([np.hstack([colours[label], cross]) for label in LABELS], axis=1)
     return replace(samples, relative=relative, cross=cross_seen, features=features,
                    disc_relative=disc_relative, middle_relative=middle_relative,
-                   paper_round=reference, rim_relative=None if samples.rims is None else
-                   np.log(np.maximum(samples.rims, 1.0)) - reference_logs.mean(axis=1))
+                   paper_round=reference, lit_paper=lit_paper, tops_paper=top_reference,
+                   rim_relative=None if samples.rims is None else
+                   np.log(np.maximum(samples.rims, 1.0)) - np.log(top_reference).mean(axis=1))
+
+
+SHADOWED_PAPER = 0.1
+"""How far (log brightness) the paper round a point may lie below the lit paper's level there
+before the pieces' tops are judged against that level instead."""
+
+
+def _lit_paper(layout: SamplingLayout, colours: np.ndarray, usable: np.ndarray,
+               occupied: np.ndarray | None) -> np.ndarray:
+    """(points, 3) BGR of the lit paper at each point: the smooth field of the lit paper's
+    brightness and colour (``vision.light_field``) fitted to the ``colours`` of the paper
+    samples (those ``usable``; the ones beside a piece of ``occupied``, which may lie in
+    its shadow, trusted less)."""
+    logs = np.log(np.maximum(colours, 1.0))
+    brightness = logs.mean(axis=1)
+    beside = np.zeros(len(colours), bool) if occupied is None else np.append(
+        np.asarray(occupied, bool), False)[layout.cell_neighbours].any(axis=1)
+    field = smooth_field(layout.size, layout.paper_grid, brightness, usable & ~beside, usable)
+    lit = np.maximum(field, lit_field(layout.size, layout.paper_grid, brightness, usable,
+                                      field))
+    chroma = lit_chroma(layout.size, layout.paper_grid, logs, usable, lit)
+    at_points = (lit[:, None] + chroma)[layout.point_cells].mean(axis=1)
+    result: np.ndarray = np.exp(at_points)
+    return result
+
+
+def _tops_paper(reference: np.ndarray, lit_paper: np.ndarray, occupied: np.ndarray
+                ) -> np.ndarray:
+    """(points, 3) the paper ``reference`` round each point of ``occupied``, lifted to the
+    ``lit_paper`` where the pieces' shadows darken it.
+
+    A lamp to one side (a window, a low lamp) casts each piece's shadow on the paper beside
+    it, and in the start position the paper round a piece may lie all in its neighbours'
+    shadows. The piece's own top is not in them (pieces are all as tall), so its colour is
+    judged against the paper the light falls on. A shadow is lit by the room's other light,
+    of another colour: the lit paper's colour replaces its colour too. A bare point's paper
+    lies in the shadows as the paper round it does, so bare paper is still judged against
+    the paper round it.
+    """
+    local, lit = np.log(reference), np.log(lit_paper)
+    deficit = (lit - local).mean(axis=1)
+    # How much of the way to the lit paper: none within SHADOWED_PAPER of it, all of it
+    # twice as far below, so that a frame's noise moves nothing by a step.
+    share = np.clip(2 * (deficit - SHADOWED_PAPER) / np.maximum(deficit, 1e-9), 0.0, 1.0)
+    share = np.where(occupied, share, 0.0)
+    lifted: np.ndarray = np.exp(local + share[:, None] * (lit - local))
+    return lifted
 
 
 def wide_cross(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
@@ -621,7 +684,8 @@ def wide_cross(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     assert samples.paper_round is not None
     profiles = remap(frame, maps.wide_cross).astype(np.float32).reshape(
         len(layout.point_pixels), len(ARMS), len(CROSS_STEPS), len(WIDE_CROSS_ACROSS), 3)
-    return cross_contrast(profiles.mean(axis=2), layout.point_arms, samples.paper_round)
+    return cross_contrast(profiles.mean(axis=2), layout.point_arms, samples.paper_round,
+                          samples.lit_paper)
 
 
 CROSS_PAPER_CHROMA = 0.2
@@ -629,24 +693,24 @@ CROSS_PAPER_CHROMA = 0.2
 point for the arm to count: a dark band between a piece's printed rings is no line."""
 
 
-def cross_contrast(profiles: np.ndarray, arms: np.ndarray, paper: np.ndarray) -> np.ndarray:
+def cross_contrast(profiles: np.ndarray, arms: np.ndarray, paper: np.ndarray,
+                   lit_paper: np.ndarray | None = None) -> np.ndarray:
     """Per point, how much darker the ink of its arms is than the paper beside it (median).
 
     ``profiles`` (points, arms, across, 3) are BGR across each arm, ``arms`` (points, 4) says
     which arms are printed (not past the grid's edge), ``paper`` (points, 3) is the BGR of
-    the paper round each point.
+    the paper round each point, ``lit_paper`` (the same) the lit paper there when known.
     """
     grey = profiles.mean(axis=3)
     # Both sides must be brighter than the line: a glint on a piece is bright on one side only.
     beside = np.minimum(grey[..., 0], grey[..., -1])
     on = grey[..., 1:-1].min(axis=2)
-    # ... and both must be paper, not a piece's coloured pattern. The line may lie in a
-    # shadow lit by the room's other light (blue beside a warm lamp): the darker the paper
-    # there, the more its colour may differ.
-    sides = np.log(np.maximum(profiles[:, :, [0, -1], :], 1.0)) - np.log(paper)[:, None, None, :]
-    brightness = sides.mean(axis=3)
-    hue = np.linalg.norm(sides - brightness[..., None], axis=3)
-    papery = (hue <= CROSS_PAPER_CHROMA + np.maximum(-brightness, 0.0)).all(axis=2)
+    # ... and both must be paper, not a piece's coloured pattern.
+    sides = np.log(np.maximum(profiles[:, :, [0, -1], :], 1.0))
+    papery = _like_paper(sides, paper)
+    if lit_paper is not None:
+        # A point the lamp lights between the pieces' shadows has the lit paper's colour.
+        papery |= _like_paper(sides, lit_paper)
     contrast = np.where(arms, np.where(papery, 1 - on / np.maximum(beside, 1.0), 0.0), np.inf)
     # The median of each point's printed arms (missing arms sort last as infinities);
     # numpy's nanmedian costs a millisecond a frame here.
@@ -654,4 +718,16 @@ def cross_contrast(profiles: np.ndarray, arms: np.ndarray, paper: np.ndarray) ->
     count = arms.sum(axis=1)
     rows = np.arange(len(ordered))
     result: np.ndarray = (ordered[rows, (count - 1) // 2] + ordered[rows, count // 2]) / 2
+    return result
+
+
+def _like_paper(sides: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """(points, arms) whether both sides of each arm (``sides``: log BGR, (points, arms, 2,
+    3)) have the colour of the ``paper`` (BGR, (points, 3)). The line may lie in a shadow lit
+    by the room's other light (blue beside a warm lamp): the darker the paper there, the
+    more its colour may differ."""
+    relative = sides - np.log(paper)[:, None, None, :]
+    brightness = relative.mean(axis=3)
+    hue = np.linalg.norm(relative - brightness[..., None], axis=3)
+    result: np.ndarray = (hue <= CROSS_PAPER_CHROMA + np.maximum(-brightness, 0.0)).all(axis=2)
     return result

@@ -194,8 +194,8 @@ def test_calibrate_says_which_set_is_read_over_a_wider_part_of_its_tops(
     # A lamp low beside the board: see test_shadows.
     ("long-shadows-low-lamp-start.jpg", "low light: the pieces' shadows reach 1 square "
      "across the paper or more; expected there"),
-    # Ringed pieces off their points under mixed light: see test_palette.
-    ("printed-rings-mixed-start.jpg", "printed tops: the pieces on d6 looked like another set "
+    # Ringed pieces seen steeply, one off its point: see test_palette.
+    ("printed-steep-start.jpg", "printed tops: the pieces on c5 looked like another set "
      "by their colour (off their points?); told by the colours their tops are made of"),
 ])
 def test_calibrate_says_what_the_lamp_does_to_the_reading(

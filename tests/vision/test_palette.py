@@ -135,10 +135,10 @@ def test_a_palette_survives_its_file_and_a_bad_one_is_refused(tmp_path: Path,
 
 def test_the_printed_tops_told_by_their_palette_are_kept_in_the_file(
         room_calibration: Callable[[str], Calibration], tmp_path: Path) -> None:
-    # Ringed pieces under mixed light (a Blender render): the top on d6, off its point, looked
-    # like the other set by its colour, and the start position was refused (odd points).
-    calibration = room_calibration("printed-rings-mixed-start.jpg")
-    assert calibration.printed_points == {parse_point("d6", 6)}
+    # Ringed pieces seen steeply (a Blender render): the top on c5, off its point, looks like
+    # the other set by its colour, and its palette tells its own.
+    calibration = room_calibration("printed-steep-start.jpg")
+    assert calibration.printed_points == {parse_point("c5", 6)}
     listed = '"printed_points": [\n  "{}"'
     assert_kept_in_file(calibration, tmp_path, (listed.format("a1"), listed.format("z9")),
                         printed_points=frozenset({parse_point("a1", 6)}))

@@ -766,8 +766,10 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
                                  | _pale_looking_dark(medians, rims, expected, nearest))
     odd &= ~mirrored
     # A printed top off its point shows more or less of its print; the colours it is made
-    # of still say which set it is (a missing piece's or another set's do not).
-    patterned = tolerant & odd & palette_fits
+    # of still say which set it is (a missing piece's or another set's do not). Whether it
+    # looks plainly like another label or only part of the way, it is no glare: glare
+    # moves a top's colours off its palette.
+    patterned = tolerant & unlike & ~mirrored & palette_fits
     odd &= ~patterned
     if np.any(odd):
         raise CalibrationFailed(

@@ -41,10 +41,13 @@ MIRROR_CROSS = 0.5
 """Most cross, as a share of the bare points' median, of a top read as mirroring the lamp
 whole. Measured on physically based renders of glossy red and black sets under pendant,
 ceiling and window light and wide lenses: such tops show 0.00 to 0.42 of it."""
-SPOT_REACH = 1
+SPOT_REACH = 2
 """How far (steps along files and ranks, diagonals too) from a point where the start
-position showed a mirrored top the reflection may fall on another piece's top: a piece set
-down a little off its point, or a camera re-registered, moves it by less than a step."""
+position showed a mirrored top the reflection may fall on another piece's top. A lamp's
+reflection on the tops' plane is as wide as the lamp seen in a mirror, and the start position
+shows only its part over the outer ranks: physically based renders of glossy sets under a
+pendant lamp and wide lenses showed tops mirroring it whole two steps from the nearest such
+point of the start position, on ranks where it had no piece."""
 
 MIRROR_BRIGHTER = 0.05
 """How much brighter than the paper round it (log) a top must be to mirror the lamp: paper is

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import NamedTuple
 
 import numpy as np
 
@@ -422,7 +423,17 @@ def pale_labels(config: VisionConfig, model: ColourModel) -> list[int]:
         np.linalg.norm(model.means[index, :3] - model.means[empty, :3])) < config.pale_piece]
 
 
-def piece_share(config: VisionConfig, model: ColourModel, pixels: np.ndarray) -> np.ndarray:
+class PieceShare(NamedTuple):
+    """How much of each point's sample looks like a piece rather than paper, and which."""
+
+    share: np.ndarray
+    """(points,) the share of the sample's pixels that look like a coloured or dark set."""
+    label: np.ndarray
+    """(points,) the label index of the set most of those pixels look like (of the set with
+    the most of them; the bare label where none do)."""
+
+
+def piece_share(config: VisionConfig, model: ColourModel, pixels: np.ndarray) -> PieceShare:
     """Per point, the share of its sample's pixels that look like a piece rather than paper.
 
     ``pixels`` is (points, k, 3) paper-relative log colours. Each pixel goes to the
@@ -445,8 +456,10 @@ def piece_share(config: VisionConfig, model: ColourModel, pixels: np.ndarray) ->
     # A pale piece's pixels look like paper's: only the coloured and dark sets count.
     telling = [i for i in range(len(LABELS))
                if i != LABELS.index(PointLabel.EMPTY) and i not in pale_labels(config, model)]
-    result: np.ndarray = np.isin(nearest, telling).mean(axis=1)
-    return result
+    counts = np.stack([(nearest == index).sum(axis=1) for index in range(len(LABELS))], axis=1)
+    counts[:, [i for i in range(len(LABELS)) if i not in telling]] = 0
+    label = np.where(counts.any(axis=1), counts.argmax(axis=1), LABELS.index(PointLabel.EMPTY))
+    return PieceShare(counts.sum(axis=1) / nearest.shape[1], label)
 
 
 def adapt(config: VisionConfig, model: ColourModel, features: np.ndarray,

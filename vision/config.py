@@ -80,7 +80,7 @@ class VisionConfig:
     """Extra spread of single bare pixels along the shadow direction (a shadow's core)."""
     bare_piece_share: float = 0.25
     """Most of a bare point's sample that may look like a piece; more is a piece set down
-    partly over the point, and the point is doubtful."""
+    partly over the point, and the point is doubtful: that piece, or bare paper."""
     top_light_spread: float = 0.3
     """Extra spread of pieces along the brighter-in-every-channel direction: how much more or
     less light a piece's top catches than the paper round it."""

@@ -301,11 +301,12 @@ class BoardReader:
         paper = check_paper(self.config, self._layout, samples, occupied,
                             maps.cover, pieces, coloured, self._paper_chroma,
                             self.calibration.shadow_reach, maps.edge_cover)
-        # A piece set down off its point covers part of this one: never read it as bare.
+        # A piece set down off its point covers part of this one: never read it as bare
+        # surely. It may hold that piece, or be bare beside it (the game tells which).
         assert samples.disc_relative is not None
-        covered = piece_share(self.config, self.colours, samples.disc_relative)
-        flagged = ~occupied & (covered > self.config.bare_piece_share)
-        flagged |= self._pale_over_another(samples, result.labels, pale, covered)
+        covering = piece_share(self.config, self.colours, samples.disc_relative)
+        half_covered = ~occupied & (covering.share > self.config.bare_piece_share)
+        flagged = self._pale_over_another(samples, result.labels, pale, covering.share)
         flagged |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
         flagged |= self._paper_coloured(samples.features, result.labels, pale)
         # A label a point may hold besides the one read: what a split top's median tells,
@@ -319,6 +320,7 @@ class BoardReader:
                          self._mirroring(samples, result.labels, pale), other)
         if palette_says is not None:
             other = the_set_besides(palette_says, result.labels, other)
+        other = np.where(half_covered, covering.label, other)
         second = other != result.labels
         unsure = flagged | second | (result.confidences < self.config.confident)
         # What each unsure point may hold; nothing known when another check flagged it.

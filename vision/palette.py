@@ -114,6 +114,27 @@ def paper_logs(paper: np.ndarray) -> np.ndarray:
     return result
 
 
+BARE_CROSS = 0.7
+"""Least cross feature (a share of a plain line's contrast) a point read as bare shows for its
+palette not to count against it."""
+
+
+def set_on_bare(palette_verdicts: np.ndarray, labels: np.ndarray, others: np.ndarray,
+                cross: np.ndarray, pale: list[int]) -> np.ndarray:
+    """(points,) ``others`` with the set a point read as bare paper may hold instead, where
+    its pixels plainly fit that set's palette (``palette_verdicts`` as :func:`verdicts`) and
+    it shows less than ``BARE_CROSS`` of the cross (``cross``, as the classifier's feature): a
+    printed top whose disc falls on its pale ring and centre looks like paper by its
+    colour, but its colours are its set's. Read as bare, it would be a capture nobody made.
+    Bare paper beside a piece shows its whole cross. The ``pale`` sets (label indices) are
+    made of the paper's colours: their palette tells nothing of bare paper."""
+    empty = LABELS.index(PointLabel.EMPTY)
+    told = (labels == empty) & (palette_verdicts >= 0) & (palette_verdicts != empty) & (
+        cross < BARE_CROSS) & ~np.isin(palette_verdicts, pale)
+    result: np.ndarray = np.where(told, palette_verdicts, others)
+    return result
+
+
 def the_set_besides(palette_verdicts: np.ndarray, labels: np.ndarray, others: np.ndarray
                     ) -> np.ndarray:
     """(points,) the label each point may hold besides the one read (``labels``), as the

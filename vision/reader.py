@@ -53,7 +53,14 @@ from vision.mirror_spot import (
     mirrors_lamp,
     spot,
 )
-from vision.palette import bin_codes, paper_logs, settled, the_set_besides, verdicts
+from vision.palette import (
+    bin_codes,
+    paper_logs,
+    set_on_bare,
+    settled,
+    the_set_besides,
+    verdicts,
+)
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import check_paper
 from vision.rims import dark_rimmed
@@ -296,7 +303,8 @@ class BoardReader:
         self._last_occupied = occupied
         labels = tuple(LABELS[i] for i in result.labels)
         pieces = self.colours.means[_PIECES, :3]
-        pale = np.isin(result.labels, pale_labels(self.config, self.colours))
+        pale_sets = pale_labels(self.config, self.colours)
+        pale = np.isin(result.labels, pale_sets)
         coloured = occupied & ~pale
         paper = check_paper(self.config, self._layout, samples, occupied,
                             maps.cover, pieces, coloured, self._paper_chroma,
@@ -319,7 +327,9 @@ class BoardReader:
         other = np.where(other == result.labels,
                          self._mirroring(samples, result.labels, pale), other)
         if palette_says is not None:
-            other = the_set_besides(palette_says, result.labels, other)
+            other = set_on_bare(palette_says, result.labels,
+                                the_set_besides(palette_says, result.labels, other),
+                                samples.features[:, _EMPTY, 3], pale_sets)
         other = np.where(half_covered, covering.label, other)
         second = other != result.labels
         unsure = flagged | second | (result.confidences < self.config.confident)

@@ -114,9 +114,11 @@ def paper_logs(paper: np.ndarray) -> np.ndarray:
     return result
 
 
-BARE_CROSS = 0.7
+BARE_CROSS = 0.5
 """Least cross feature (a share of a plain line's contrast) a point read as bare shows for its
-palette not to count against it."""
+palette not to count against it. A printed red top read as bare in a person's shade (a
+Blender render) showed 0.42; at 0.7, bare points between a low lamp's shadows (a room
+session) were doubted often enough that 12 of 20 moves waited for the game's boards."""
 
 
 def set_on_bare(palette_verdicts: np.ndarray, labels: np.ndarray, others: np.ndarray,

@@ -74,7 +74,7 @@ from vision.sampling import (
     view_maps,
     wide_cross,
 )
-from vision.set_contrast import confirmed, disputed, on_own_side
+from vision.set_contrast import DISPUTED, confirmed, disputed, on_own_side
 
 LIT_PAPER = 0.3
 """Most a point read as a piece of a set unlike the paper may be brighter (log) than the
@@ -297,9 +297,11 @@ class BoardReader:
                                                     result.confidences, self.config.confident)
             told_by_palette = labels_told != result.labels
             result = replace(result, labels=labels_told, confidences=confidences_told)
+        contested = np.zeros(len(result.labels), bool)
         if self.calibration.set_contrast is not None:
-            result = replace(result, confidences=disputed(
-                self.calibration.set_contrast, samples.features, result))
+            contested = disputed(self.calibration.set_contrast, samples.features, result.labels)
+            result = replace(result, confidences=np.where(
+                contested, np.minimum(result.confidences, DISPUTED), result.confidences))
         self._last_occupied = occupied
         labels = tuple(LABELS[i] for i in result.labels)
         pieces = self.colours.means[_PIECES, :3]
@@ -331,6 +333,7 @@ class BoardReader:
                                 the_set_besides(palette_says, result.labels, other),
                                 samples.features[:, _EMPTY, 3], pale_sets)
         other = np.where(half_covered, covering.label, other)
+        other = np.where(contested & (other == result.labels), _OTHER_SET[result.labels], other)
         second = other != result.labels
         unsure = flagged | second | (result.confidences < self.config.confident)
         # What each unsure point may hold; nothing known when another check flagged it.

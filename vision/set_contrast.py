@@ -17,8 +17,15 @@ Decisions:
   outlier, whose excess lies on its own set's side of the middle by at least
   ``SURE_SPREADS`` spreads is sure. It disputes: a piece whose excess lies on the other
   set's side by ``DISPUTE_SPREADS`` or more is unsure. It
-  never changes a label, and it is not used at all when the start position's two sets
-  are not ``APART_SPREADS`` apart along the line.
+  never changes a label, and it confirms nothing when the start position's two sets are
+  not ``APART_SPREADS`` apart along the line.
+- Then it may still dispute. Glossy tops mirror the room as well as the lamp, and a few of
+  the start position's red tops under a wide lens showed as little excess as the black
+  ones: the red set spread over the whole line. A black top greyed by the lamp later in
+  a frame was read as red, surely, and the board was wrong. Where the sets' medians lie
+  ``DISPUTE_ONLY_GAP`` apart or more and one set is grey, a piece whose excess lies on the
+  other set's side of the middle at all is unsure, with both sets its choices; none is
+  confirmed.
 """
 
 from __future__ import annotations
@@ -58,11 +65,15 @@ class SetContrast:
     """Position along it halfway between the two sets' medians."""
     spread: float
     """The larger of the two sets' standard deviations along it (at least LEAST_SPREAD)."""
+    confirms: bool = True
+    """Whether the sets lie far enough apart for the excess to confirm a piece's set; when
+    not, it only disputes (see the module's decisions)."""
 
     def to_json(self) -> dict[str, object]:
         """JSON-ready data."""
         return {"axis": [round(value, 6) for value in self.axis],
-                "middle": round(self.middle, 6), "spread": round(self.spread, 6)}
+                "middle": round(self.middle, 6), "spread": round(self.spread, 6),
+                "confirms": self.confirms}
 
     @staticmethod
     def from_json(data: object) -> SetContrast:
@@ -78,7 +89,11 @@ class SetContrast:
         if (spread < LEAST_SPREAD or np.abs(axis).max() > 1.0 + 1e-3
                 or not np.isclose(np.linalg.norm(axis), 1.0, atol=1e-3)):
             raise ValueError("bad set contrast")
-        return SetContrast((float(axis[0]), float(axis[1]), float(axis[2])), middle, spread)
+        confirms = data.get("confirms", True)
+        if not isinstance(confirms, bool):
+            raise ValueError("bad set contrast")
+        return SetContrast((float(axis[0]), float(axis[1]), float(axis[2])), middle, spread,
+                           confirms)
 
 
 def excess(features: np.ndarray) -> np.ndarray:
@@ -89,10 +104,22 @@ def excess(features: np.ndarray) -> np.ndarray:
     return result
 
 
+DISPUTE_ONLY_GAP = 0.12
+"""Least distance between the two sets' median excesses along the line (linear colour
+relative to the paper) for the excess to dispute when it cannot confirm. A red set's
+excess is about 0.5 unlit by glare and 0.2 to 0.3 washed by it, a black or white one's
+under 0.03: sets of one hue (white and black, light and dark wood) are never disputed."""
+GREY_EXCESS = 0.05
+"""Most median excess of one of the sets for the excess to dispute when it cannot confirm:
+a grey set (black, white) greyed further by glare keeps none, while two sets of some
+colour each (cream and brown) can share a piece's excess in any light."""
+
+
 def learn_set_contrast(features: np.ndarray, expected: np.ndarray) -> SetContrast | None:
-    """The line between the sets of the start position, or None when the sets lie closer
-    to its middle than APART_SPREADS spreads (``features`` as ``BoardSamples.features``,
-    ``expected`` the start position's label indices)."""
+    """The line between the sets of the start position (``features`` as
+    ``BoardSamples.features``, ``expected`` the start position's label indices): one that
+    confirms when the sets lie APART_SPREADS spreads or more from its middle, one that only
+    disputes when they lie DISPUTE_ONLY_GAP apart, else None."""
     red, black = (excess(features[expected == index, index]) for index in (_RED, _BLACK))
     gap = np.median(red, axis=0) - np.median(black, axis=0)
     length = float(np.linalg.norm(gap))
@@ -102,9 +129,14 @@ def learn_set_contrast(features: np.ndarray, expected: np.ndarray) -> SetContras
     along_red, along_black = red @ axis, black @ axis
     middle = float(np.median(along_red) + np.median(along_black)) / 2
     spread = max(float(along_red.std()), float(along_black.std()), LEAST_SPREAD)
-    if min(float(np.median(along_red)) - middle,
-           middle - float(np.median(along_black))) < APART_SPREADS * spread:
-        return None
+    apart = min(float(np.median(along_red)) - middle, middle - float(np.median(along_black)))
+    if apart < APART_SPREADS * spread:
+        grey = min(float(np.linalg.norm(np.median(red, axis=0))),
+                   float(np.linalg.norm(np.median(black, axis=0)))) <= GREY_EXCESS
+        if 2 * apart < DISPUTE_ONLY_GAP or not grey:
+            return None
+        return SetContrast((float(axis[0]), float(axis[1]), float(axis[2])), middle, spread,
+                           confirms=False)
     return SetContrast((float(axis[0]), float(axis[1]), float(axis[2])), middle, spread)
 
 
@@ -112,6 +144,8 @@ def confirmed(contrast: SetContrast, features: np.ndarray, result: Classificatio
               sure: float) -> np.ndarray:
     """(points,) the confidences of ``result``, raised to ``sure`` where the excess confirms
     an unsure piece's set (see the module's decisions)."""
+    if not contrast.confirms:
+        return result.confidences
     labels, distances = result.labels, result.distances
     own = distances[np.arange(len(labels)), labels]
     confirms = ((labels != _EMPTY) & (result.confidences < sure)
@@ -123,8 +157,9 @@ def confirmed(contrast: SetContrast, features: np.ndarray, result: Classificatio
 
 def on_own_side(contrast: SetContrast, features: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """(points,) whether each piece's excess lies SURE_SPREADS or more on the side of the set
-    ``labels`` names (label indices; bare points are never)."""
-    result: np.ndarray = (labels != _EMPTY) & (
+    ``labels`` names (label indices; bare points are never; none when the contrast only
+    disputes)."""
+    result: np.ndarray = contrast.confirms & (labels != _EMPTY) & (
         _own_side(contrast, features, labels) >= SURE_SPREADS)
     return result
 
@@ -139,17 +174,15 @@ DISPUTED = 0.5
 """Confidence left to a piece whose excess lies on the other set's side of the middle."""
 
 
-def disputed(contrast: SetContrast, features: np.ndarray, result: Classification
-             ) -> np.ndarray:
-    """(points,) the confidences of ``result``, lowered to DISPUTED where a piece's excess lies
-    on the other set's side of the middle by DISPUTE_SPREADS or more:
+def disputed(contrast: SetContrast, features: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """(points,) the pieces (``labels``, label indices) whose excess lies on the other set's
+    side of the middle by DISPUTE_SPREADS or more (at all, when the contrast only disputes):
     a black top greyed by a lamp's glare can be nearer the red set's wide colour than the
-    black's, but it has no red excess."""
-    labels = result.labels
-    other = (labels != _EMPTY) & (_own_side(contrast, features, labels) <= -DISPUTE_SPREADS)
-    confidences: np.ndarray = np.where(other, np.minimum(result.confidences, DISPUTED),
-                                       result.confidences)
-    return confidences
+    black's, but it has no red excess. Such a piece is unsure (DISPUTED), and may be of
+    either set."""
+    least = DISPUTE_SPREADS if contrast.confirms else 0.0
+    result: np.ndarray = (labels != _EMPTY) & (_own_side(contrast, features, labels) < -least)
+    return result
 
 
 def _own_side(contrast: SetContrast, features: np.ndarray, labels: np.ndarray) -> np.ndarray:

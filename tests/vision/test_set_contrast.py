@@ -11,12 +11,13 @@ import numpy as np
 import pytest
 
 from controller.reading import BoardReading
+from tests.vision.calibration_files import assert_kept_in_file
 from vision.calibrate import Calibration, load_calibration, save_calibration, start_labels
 from vision.colour import Classification
 from vision.config import VisionConfig
 from vision.errors import BadCalibration
 from vision.reader import BoardReader, ReadStatus
-from vision.set_contrast import SetContrast, confirmed, excess, learn_set_contrast
+from vision.set_contrast import SetContrast, confirmed, disputed, excess, learn_set_contrast
 
 ROOMS = Path(__file__).parent / "data" / "rooms"
 RED_TOP = np.log([0.25, 0.25, 0.8])
@@ -126,3 +127,61 @@ def test_printed_pieces_the_light_tints_unevenly_calibrate_and_are_read(
     frame = BoardReader(calibration, config).read(
         cv2.imread(str(ROOMS / "printed-drift-frame.jpg")))
     assert frame.reading == BoardReading.parse("3rrr/2rrrb/1rb1rr/bbb1bb/1b3b/1b4")
+
+
+def test_a_red_set_the_room_greys_in_places_still_disputes_grey_tops() -> None:
+    # Three of the start position's red tops mirror the room and keep no red excess: the
+    # red set spreads over the whole line, too wide to confirm, but the sets' medians lie
+    # far apart and the black set is grey.
+    features, expected = start_features()
+    reds = np.flatnonzero(expected == 1)
+    features[reds[:3], :, :3] = with_glare(BLACK_TOP, 0.5)
+    contrast = learn_set_contrast(features, expected)
+    assert contrast is not None and not contrast.confirms
+    glared_black, red = with_glare(BLACK_TOP, 0.45), with_glare(RED_TOP, 0.3)
+    tops = np.zeros((3, 3, 4))
+    for index, colour in enumerate((glared_black, red, BLACK_TOP)):
+        tops[index, :, :3] = colour
+    read_as = np.array([1, 1, 2])
+    assert disputed(contrast, tops, read_as).tolist() == [True, False, False]
+    unsure = classification([1], [0.7], [[5.0, 2.0, 2.2]])
+    assert confirmed(contrast, tops[:1], unsure, 0.9).tolist() == [0.7]  # it never confirms
+
+
+def test_sets_of_some_colour_each_neither_confirm_nor_dispute() -> None:
+    # Cream against brown: each has an excess of its own, and pieces spread in it. Their
+    # medians lie apart, but a piece of either may show the other's excess.
+    features, expected = start_features()
+    rng = np.random.default_rng(3)
+    for label, colour in ((1, [0.7, 0.85, 0.95]), (2, [0.15, 0.2, 0.3])):
+        count = int((expected == label).sum())
+        features[expected == label, :, :3] = (np.log(colour)
+                                              + rng.normal(0.0, 0.15, (count, 1, 3)))
+    red, black = (excess(features[expected == label, label]) for label in (1, 2))
+    assert np.linalg.norm(np.median(red, axis=0) - np.median(black, axis=0)) > 0.12
+    assert learn_set_contrast(features, expected) is None
+
+
+def test_whether_the_contrast_confirms_is_kept_in_the_calibration_file(
+        calibration6: Calibration, tmp_path: Path) -> None:
+    disputing = SetContrast((0.0, 0.6, 0.8), 0.14, 0.2, confirms=False)
+    assert_kept_in_file(calibration6, tmp_path, ('"confirms": false', '"confirms": 0'),
+                        set_contrast=disputing)
+
+
+def test_a_black_top_mirroring_the_lamp_where_red_tops_did_is_never_read_as_red(
+        room_calibration: Callable[[str], Calibration], config: VisionConfig) -> None:
+    # Gold-rimmed glossy red and black pieces under a wide lens (a Blender render): the
+    # lamp and the room wash the start position's red tops, three of them to grey. In the
+    # frame the black top on c2 mirrors the lamp grey, nearer the washed red set's colour
+    # than the black's, and was read as red, surely: a wrong board.
+    calibration = room_calibration("mirrored-reds-wide-start.jpg")
+    assert calibration.set_contrast is not None and not calibration.set_contrast.confirms
+    truth = BoardReading.parse("rbrb2/1r2r1/1rb1bb/1rr3/2br2/r4b")
+    frame = BoardReader(calibration, config).read(
+        cv2.imread(str(ROOMS / "mirrored-reds-wide-frame.jpg")))
+    assert frame.reading is None
+    assert frame.fitting([truth]) == truth
+    without = BoardReader(replace(calibration, set_contrast=None), config).read(
+        cv2.imread(str(ROOMS / "mirrored-reds-wide-frame.jpg")))
+    assert without.reading not in (None, truth)

@@ -55,6 +55,7 @@ from vision.mirror_spot import (
 )
 from vision.palette import (
     bin_codes,
+    leaning_sets,
     paper_logs,
     set_on_bare,
     settled,
@@ -277,7 +278,8 @@ class BoardReader:
             samples = judged_against_paper(self._layout, samples, maps.cover, occupied)
             result = classify_in_frame(self.config, self.colours, samples.features)
             occupied = result.labels != _EMPTY
-        palette_says = self._palette_verdicts(samples)
+        palette = self._palette_verdicts(samples)
+        palette_says = None if palette is None else palette[0]
         # Second looks, for frames with an unsure point only (a still, clear board has none).
         if not (result.confidences >= self.config.confident).all():
             levelled = self._cross_at_local_level(samples.features, result)
@@ -334,6 +336,12 @@ class BoardReader:
                                 samples.features[:, _EMPTY, 3], pale_sets)
         other = np.where(half_covered, covering.label, other)
         other = np.where(contested & (other == result.labels), _OTHER_SET[result.labels], other)
+        if palette is not None:
+            # A piece whose pixels lean to the other set's palette may be of that set.
+            leaning = palette[1]
+            other = np.where((result.labels != _EMPTY) & (leaning >= 0)
+                             & (leaning != result.labels) & (other == result.labels),
+                             leaning, other)
         second = other != result.labels
         unsure = flagged | second | (result.confidences < self.config.confident)
         # What each unsure point may hold; nothing known when another check flagged it.
@@ -452,14 +460,17 @@ class BoardReader:
                               & (result == labels), LABELS.index(rims.dark), result)
         return result
 
-    def _palette_verdicts(self, samples: BoardSamples) -> np.ndarray | None:
-        """(points,) the label each point's pixels plainly fit (``vision.palette``), or -1;
-        None when the calibration kept no palette (a file written before it was)."""
+    def _palette_verdicts(self, samples: BoardSamples
+                          ) -> tuple[np.ndarray, np.ndarray] | None:
+        """(points,) the label each point's pixels plainly fit (``vision.palette``), or -1,
+        and the piece set they lean to (``leaning_sets``); None when the calibration kept
+        no palette (a file written before it was)."""
         if self.calibration.palette is None:
             return None
         assert samples.palette_logs is not None and samples.tops_paper is not None
-        return verdicts(self.calibration.palette,
-                        bin_codes(samples.palette_logs, paper_logs(samples.tops_paper)))
+        codes = bin_codes(samples.palette_logs, paper_logs(samples.tops_paper))
+        return (verdicts(self.calibration.palette, codes),
+                leaning_sets(self.calibration.palette, codes))
 
     def _in_mirror_spot(self, features: np.ndarray, result: Classification,
                         choices: dict[int, tuple[PointLabel, ...]]

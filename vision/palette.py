@@ -182,10 +182,11 @@ def scores(palette: Palette, codes: np.ndarray) -> np.ndarray:
     return result
 
 
-def verdicts(palette: Palette, codes: np.ndarray) -> np.ndarray:
+def verdicts(point_scores: np.ndarray) -> np.ndarray:
     """(points,) the label index each point's pixels favour over both others by ``SURE``
-    per pixel, or -1 where no palette is plainly likeliest."""
-    return _verdicts(scores(palette, codes))
+    per pixel, or -1 where no palette is plainly likeliest; ``point_scores`` as
+    :func:`scores`."""
+    return _verdicts(point_scores)
 
 
 LEANING = 0.5
@@ -196,10 +197,10 @@ yellow ring and a grey centre, a little off its point under a spotlight (a Blend
 was read as red, surely, while its pixels favoured black by 0.76 and 1.47."""
 
 
-def leaning_sets(palette: Palette, codes: np.ndarray) -> np.ndarray:
+def leaning_sets(point_scores: np.ndarray) -> np.ndarray:
     """(points,) the piece set whose palette each point's pixels favour over the other
-    set's by ``LEANING`` per pixel, or -1 (the paper's palette left aside)."""
-    point_scores = scores(palette, codes)
+    set's by ``LEANING`` per pixel, or -1 (the paper's palette left aside);
+    ``point_scores`` as :func:`scores`."""
     red, black = LABELS.index(PointLabel.RED), LABELS.index(PointLabel.BLACK)
     margin = point_scores[:, red] - point_scores[:, black]
     result: np.ndarray = np.where(margin >= LEANING, red, np.where(margin <= -LEANING, black, -1))

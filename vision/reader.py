@@ -57,6 +57,7 @@ from vision.palette import (
     bin_codes,
     leaning_sets,
     paper_logs,
+    scores,
     set_on_bare,
     settled,
     the_set_besides,
@@ -468,9 +469,9 @@ class BoardReader:
         if self.calibration.palette is None:
             return None
         assert samples.palette_logs is not None and samples.tops_paper is not None
-        codes = bin_codes(samples.palette_logs, paper_logs(samples.tops_paper))
-        return (verdicts(self.calibration.palette, codes),
-                leaning_sets(self.calibration.palette, codes))
+        point_scores = scores(self.calibration.palette,
+                              bin_codes(samples.palette_logs, paper_logs(samples.tops_paper)))
+        return verdicts(point_scores), leaning_sets(point_scores)
 
     def _in_mirror_spot(self, features: np.ndarray, result: Classification,
                         choices: dict[int, tuple[PointLabel, ...]]

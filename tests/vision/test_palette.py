@@ -26,6 +26,7 @@ from vision.palette import (
     leaning_sets,
     learn_palette,
     own_set_fits,
+    scores,
     settled,
     the_set_besides,
     verdicts,
@@ -73,7 +74,7 @@ def test_a_ringed_top_fits_its_own_set_however_much_of_its_ring_shows() -> None:
     # Off its point, the disc shows most of the ring, or hardly any of it.
     shifted = codes_of([pixels(BLACK, 0.7), pixels(BLACK, 0.1), pixels(RED, 0.6),
                         pixels(RED, 0.05), pixels(EMPTY, 0.1)])
-    assert verdicts(palette, shifted).tolist() == [BLACK, BLACK, RED, RED, EMPTY]
+    assert verdicts(scores(palette, shifted)).tolist() == [BLACK, BLACK, RED, RED, EMPTY]
 
 
 def test_a_start_position_piece_fits_its_set_only_when_it_is_of_that_set() -> None:
@@ -225,8 +226,8 @@ def test_a_piece_whose_pixels_lean_to_the_other_sets_palette_is_named_by_it() ->
     black_top = pixels(BLACK, 0.3)
     # A black top whose disc shows mostly its yellow ring: its pixels still lean to black,
     # however the colours read it; bare paper leans to neither set.
-    leaning = leaning_sets(palette, codes_of([black_top, pixels(RED, 0.3),
-                                              pixels(BLACK, 0.9), pixels(EMPTY, 0.1)]))
+    leaning = leaning_sets(scores(palette, codes_of([black_top, pixels(RED, 0.3),
+                                                     pixels(BLACK, 0.9), pixels(EMPTY, 0.1)])))
     assert leaning.tolist()[:3] == [BLACK, RED, BLACK]
 
 

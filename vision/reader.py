@@ -279,8 +279,8 @@ class BoardReader:
             samples = judged_against_paper(self._layout, samples, maps.cover, occupied)
             result = classify_in_frame(self.config, self.colours, samples.features)
             occupied = result.labels != _EMPTY
-        palette = self._palette_verdicts(samples)
-        palette_says = None if palette is None else palette[0]
+        palette_scores = self._palette_scores(samples)
+        palette_says = None if palette_scores is None else verdicts(palette_scores)
         # Second looks, for frames with an unsure point only (a still, clear board has none).
         if not (result.confidences >= self.config.confident).all():
             levelled = self._cross_at_local_level(samples.features, result)
@@ -336,13 +336,11 @@ class BoardReader:
                                 the_set_besides(palette_says, result.labels, other),
                                 samples.features[:, _EMPTY, 3], pale_sets)
         other = np.where(half_covered, covering.label, other)
-        other = np.where(contested & (other == result.labels), _OTHER_SET[result.labels], other)
-        if palette is not None:
+        if palette_scores is not None:
             # A piece whose pixels lean to the other set's palette may be of that set.
-            leaning = palette[1]
-            other = np.where((result.labels != _EMPTY) & (leaning >= 0)
-                             & (leaning != result.labels) & (other == result.labels),
-                             leaning, other)
+            leaning = leaning_sets(palette_scores)
+            contested |= (result.labels != _EMPTY) & (leaning >= 0) & (leaning != result.labels)
+        other = np.where(contested & (other == result.labels), _OTHER_SET[result.labels], other)
         second = other != result.labels
         unsure = flagged | second | (result.confidences < self.config.confident)
         # What each unsure point may hold; nothing known when another check flagged it.
@@ -461,17 +459,15 @@ class BoardReader:
                               & (result == labels), LABELS.index(rims.dark), result)
         return result
 
-    def _palette_verdicts(self, samples: BoardSamples
-                          ) -> tuple[np.ndarray, np.ndarray] | None:
-        """(points,) the label each point's pixels plainly fit (``vision.palette``), or -1,
-        and the piece set they lean to (``leaning_sets``); None when the calibration kept
-        no palette (a file written before it was)."""
+    def _palette_scores(self, samples: BoardSamples) -> np.ndarray | None:
+        """(points, labels) how well each point's pixels fit each label's palette
+        (``vision.palette.scores``); None when the calibration kept no palette (a file
+        written before it was)."""
         if self.calibration.palette is None:
             return None
         assert samples.palette_logs is not None and samples.tops_paper is not None
-        point_scores = scores(self.calibration.palette,
-                              bin_codes(samples.palette_logs, paper_logs(samples.tops_paper)))
-        return verdicts(point_scores), leaning_sets(point_scores)
+        return scores(self.calibration.palette,
+                      bin_codes(samples.palette_logs, paper_logs(samples.tops_paper)))
 
     def _in_mirror_spot(self, features: np.ndarray, result: Classification,
                         choices: dict[int, tuple[PointLabel, ...]]

@@ -130,14 +130,13 @@ def learn_set_contrast(features: np.ndarray, expected: np.ndarray) -> SetContras
     middle = float(np.median(along_red) + np.median(along_black)) / 2
     spread = max(float(along_red.std()), float(along_black.std()), LEAST_SPREAD)
     apart = min(float(np.median(along_red)) - middle, middle - float(np.median(along_black)))
-    if apart < APART_SPREADS * spread:
-        grey = min(float(np.linalg.norm(np.median(red, axis=0))),
-                   float(np.linalg.norm(np.median(black, axis=0)))) <= GREY_EXCESS
-        if 2 * apart < DISPUTE_ONLY_GAP or not grey:
-            return None
-        return SetContrast((float(axis[0]), float(axis[1]), float(axis[2])), middle, spread,
-                           confirms=False)
-    return SetContrast((float(axis[0]), float(axis[1]), float(axis[2])), middle, spread)
+    confirms = apart >= APART_SPREADS * spread
+    grey = min(float(np.linalg.norm(np.median(red, axis=0))),
+               float(np.linalg.norm(np.median(black, axis=0)))) <= GREY_EXCESS
+    if not confirms and (2 * apart < DISPUTE_ONLY_GAP or not grey):
+        return None
+    return SetContrast((float(axis[0]), float(axis[1]), float(axis[2])), middle, spread,
+                       confirms)
 
 
 def confirmed(contrast: SetContrast, features: np.ndarray, result: Classification,
@@ -180,8 +179,9 @@ def disputed(contrast: SetContrast, features: np.ndarray, labels: np.ndarray) ->
     a black top greyed by a lamp's glare can be nearer the red set's wide colour than the
     black's, but it has no red excess. Such a piece is unsure (DISPUTED), and may be of
     either set."""
-    least = DISPUTE_SPREADS if contrast.confirms else 0.0
-    result: np.ndarray = (labels != _EMPTY) & (_own_side(contrast, features, labels) < -least)
+    side = _own_side(contrast, features, labels)
+    other = side <= -DISPUTE_SPREADS if contrast.confirms else side < 0.0
+    result: np.ndarray = (labels != _EMPTY) & other
     return result
 
 

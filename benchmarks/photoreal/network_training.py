@@ -16,6 +16,7 @@ from point_patches import (
     REFERENCE_CHANNELS,
     PointClassifier,
     TrainingData,
+    classifier_input,
     report,
 )
 from torch import nn
@@ -43,10 +44,7 @@ class PointNetwork(nn.Module):
 
 
 def _inputs(patches: np.ndarray, references: np.ndarray) -> torch.Tensor:
-    side = patches.shape[-1]
-    planes = np.broadcast_to(references[:, :, None, None].astype(np.float32),
-                             (len(patches), references.shape[1], side, side))
-    return torch.from_numpy(np.concatenate([patches.astype(np.float32), planes], axis=1))
+    return torch.from_numpy(classifier_input(patches, references))
 
 
 SURE = 0.97

@@ -25,7 +25,7 @@ import numpy as np
 
 from controller.errors import SurakartaError
 from vision.colour import LABELS, PointLabel
-from vision.sampling import BoardSamples, SamplingLayout
+from vision.sampling import SamplingLayout
 
 PATCH_PITCHES = 1.2
 """Side of the square shown round each point, pitches: the piece's whole top (0.76 across)
@@ -46,20 +46,11 @@ def patch_side(layout: SamplingLayout) -> int:
     return 2 * round(PATCH_PITCHES * layout.pitch_px / 2)
 
 
-def paper_reference(layout: SamplingLayout, samples: BoardSamples) -> np.ndarray:
-    """(points, 3) BGR of the paper round each point: the brighter two of the four samples
-    diagonally next to it (a piece's own shadow darkens the others)."""
-    around = samples.paper_colours[layout.point_cells]  # (points, 4, 3)
-    order = np.argsort(around.sum(axis=2), axis=1)[:, 2:]
-    brighter = np.take_along_axis(around, order[..., None], axis=1)
-    reference: np.ndarray = np.maximum(brighter.mean(axis=1), 1.0)
-    return reference
-
-
 def relative_patches(layout: SamplingLayout, top_view: np.ndarray, reference: np.ndarray
                      ) -> np.ndarray:
     """(points, 3, s, s) float32: each point's square of ``top_view`` (the tops' view, BGR)
-    in log colour relative to ``reference`` (points, 3), channels first."""
+    in log colour relative to ``reference`` (points, 3: ``BoardSamples.paper_round``, the
+    brighter two of the four paper samples round each point), channels first."""
     side = patch_side(layout)
     half = side // 2
     logs = np.log(np.maximum(top_view.astype(np.float32), 1.0))

@@ -41,7 +41,6 @@ from point_patches import (  # noqa: E402
     StartReferences,
     TrainingData,
     centre_colours,
-    paper_reference,
     relative_patches,
     report,
 )
@@ -74,11 +73,7 @@ def extract(folders: list[Path], out: Path) -> int:
         except SurakartaError:
             refused += 1
             continue
-        frames = _frames(config, calibration, setup)
-        channels = StartReferences(
-            sampling_layout(config, calibration.size).point_grid,
-            centre_colours(sampling_layout(config, calibration.size), frames[0][0]),
-            start_labels(calibration.size)).channels()
+        frames, channels = _frames(config, calibration, setup)
         for patches, truth, unsure in frames:
             for part, values in zip(parts, (patches.astype(np.float16),
                                             channels.astype(np.float16), truth.astype(np.int8),
@@ -97,8 +92,9 @@ def extract(folders: list[Path], out: Path) -> int:
 
 
 def _frames(config: VisionConfig, calibration: Calibration, setup: RenderedSetup
-            ) -> list[Frame]:
-    """The start image's points, then each hand-free frame's, of a calibrated setup."""
+            ) -> tuple[list[Frame], np.ndarray]:
+    """The start image's points, then each hand-free frame's, of a calibrated setup, and the
+    reference colours the start image gives every point (``StartReferences.channels``)."""
     model = calibration.model
     layout = sampling_layout(config, calibration.size)
     maps = view_maps(layout, model, calibration.camera, calibration.piece_height)
@@ -110,12 +106,14 @@ def _frames(config: VisionConfig, calibration: Calibration, setup: RenderedSetup
     for file, board in boards:
         image = setup.image(file)
         patches = relative_patches(layout, remap(image, maps.tops),
-                                   paper_reference(layout, sample_board(layout, image, maps)))
+                                   sample_board(layout, image, maps).paper_round)
         truth = np.array([LABELS.index(LABEL_OF_COLOUR[board.piece_at(point)])
                           for point in model.points])
         doubtful = reader.read(image).doubtful
         frames.append((patches, truth, np.array([point in doubtful for point in model.points])))
-    return frames
+    channels = StartReferences(layout.point_grid, centre_colours(layout, frames[0][0]),
+                               start_labels(calibration.size)).channels()
+    return frames, channels
 
 
 def load(paths: list[Path]) -> TrainingData:

@@ -8,7 +8,10 @@ For each room condition (``vision.room_conditions.CONDITIONS``) and each of N se
 (camera, lens, lights, pieces drawn at random for the condition):
 - the start position, pieces up to 0.2 pitch off their points, is calibrated on
   (the markers say the board size); a ``CalibrationFailed`` is a failed calibration,
-  its message is counted;
+  its message is counted. A sheet without markers (``photoreal/generate.py
+  --no-markers``) is found by its lines, which cannot tell a1: the first frame read
+  settles which side the calibration took for rank 1, and every frame is judged so;
+
 - with that calibration one ``BoardReader`` reads M hand-free frames of random boards
   (0-12 pieces a side) of the same setup (new piece offsets, noise, exposure and white
   balance drift) and K frames with a hand over the board.
@@ -67,7 +70,7 @@ from benchmarks.render_set import (  # noqa: E402
     SetupWriter,
     read_render_set,
 )
-from controller.geometry import geometry  # noqa: E402
+from controller.geometry import geometry, point_at, point_xy  # noqa: E402
 from controller.movegen import legal_moves, make_move  # noqa: E402
 from controller.position import Color, Position, start_position  # noqa: E402
 from controller.reading import BoardReading  # noqa: E402
@@ -235,11 +238,19 @@ def evaluate(setup: Setup, tally: ConditionTally, config: VisionConfig,
                 pass
         return
     reader = BoardReader(calibration, config)
+    # A board without markers cannot say which side is rank 1; the calibration takes the
+    # side nearer the image's bottom. Which side that was is settled by the first frame
+    # read, and holds for every later frame.
+    half_turned: bool | None = False if calibration.uses_markers else None
     for image, board, hand in setup.frames:
         started = time.perf_counter()
         frame = reader.read(image)
         reading = frame.reading
         tally.read_seconds.append(time.perf_counter() - started)
+        if board is not None and half_turned is None and reading is not None:
+            half_turned = reading == turned_half_way(board)
+        if board is not None and half_turned:
+            board = turned_half_way(board)
         if hand:
             tally.hand_frames += 1
             tally.hand_read += reading is not None
@@ -253,6 +264,19 @@ def evaluate(setup: Setup, tally: ConditionTally, config: VisionConfig,
             tally.read_in_play += in_play == board
             tally.wrong_in_play += in_play is not None and in_play != board
             tally.sure_wrong += surely_wrong(frame, board)
+
+
+def turned_half_way(board: BoardReading) -> BoardReading:
+    """``board`` seen from the other side, the sets named the other way round: what a board
+    without markers reads when the calibration took the far side for rank 1."""
+    last = board.size - 1
+    red = black = 0
+    for point in geometry(board.size).points:
+        x, y = point_xy(point)
+        turned = 1 << point_at(last - x, last - y)
+        red |= turned if board.piece_at(point) is Color.BLACK else 0
+        black |= turned if board.piece_at(point) is Color.RED else 0
+    return BoardReading(red, black, board.size)
 
 
 def surely_wrong(frame: FrameReading, board: BoardReading) -> bool:

@@ -29,10 +29,11 @@ Decisions:
 - A piece set whose tops vary within the small disc each point is read over (a printed
   ring and dot falling in and out of it as pieces stand a little off their points) is
   read over a wider disc instead, when that makes its pieces alike (``wide_tops``).
-- The board size comes from the marker ids (ids 0-3 for 6x6, 4-7 for 7x7). For a
-  board without markers the four grid corners are given in image pixels, in the
-  order a1, bottom-right, top-right, top-left (e.g. a1 f1 f6 a6), and stored; the
-  camera is then assumed not to move.
+- The board size comes from the marker ids (ids 0-3 for 6x6, 4-7 for 7x7). A board
+  without markers is found by its lines and loops (``vision.find_board``), rank 1 the
+  side nearer the image's bottom, or its four grid corners are given in image pixels,
+  in the order a1, bottom-right, top-right, top-left (e.g. a1 f1 f6 a6); either way the
+  corners are stored and the camera is then assumed not to move.
 - The file is JSON: format tag and version, board size, the camera (lens and pose
   at calibration time), the pieces' height, the corners (marker-free only), the
   colour model, the piece sets read over the wider disc, the sets' contrast, the glare's
@@ -74,6 +75,7 @@ from vision.colour import (
 from vision.config import VisionConfig
 from vision.doubt import choices, few_enough
 from vision.errors import BadCalibration, CalibrationFailed
+from vision.find_board import find_board, rank_turns
 from vision.glare_reach import GlareOverlap, GlareReach, learn_glare_reach
 from vision.locate import detect_markers, fit_marker_camera, marker_points
 from vision.mirror_spot import mirrored_whole, pale_mirrors
@@ -315,7 +317,10 @@ def calibrate(
     """
     height, width = image.shape[:2]
     if corners is None:
-        size, camera = _camera_from_markers(config, image)
+        located = _camera_from_markers(config, image)
+        if located is None:
+            return _calibrate_drawn_board(config, image)
+        size, camera = located
     else:
         homography_from_corners(size, corners, (width, height))
         model = board_model(size)
@@ -589,11 +594,33 @@ def _spread(colours: np.ndarray) -> float:
                              0.9))
 
 
-def _camera_from_markers(config: VisionConfig, image: np.ndarray) -> tuple[int, CameraModel]:
+def _calibrate_drawn_board(config: VisionConfig, image: np.ndarray) -> Calibration:
+    """Calibrate a board without markers found by its lines and loops (``vision.find_board``),
+    its corners kept as if clicked. Of the ways round that put the start position's pieces
+    on ranks, rank 1 nearer the image's bottom is tried first; the other way is tried only
+    when that fails (the ranks told wrongly from the files)."""
+    found = find_board(image)
+    if found is None:
+        raise CalibrationFailed("no board found in the image (no markers, and no board's "
+                                "lines and loops)")
+    turns = rank_turns(found, image)
+    failure: CalibrationFailed | None = None
+    for turn in (turns[0], turns[2]):
+        try:
+            return calibrate(config, image, found.corners(turn), found.size)
+        except CalibrationFailed as error:
+            failure = failure or error
+    assert failure is not None
+    raise failure
+
+
+def _camera_from_markers(config: VisionConfig,
+                         image: np.ndarray) -> tuple[int, CameraModel] | None:
+    """The board's size and the camera from its markers; None when the image shows none."""
     found = detect_markers(config, image)
     sizes = [s for s in (size_of_marker(marker) for marker in found) if s is not None]
     if not sizes:
-        raise CalibrationFailed("no board found in the image (no markers detected)")
+        return None
     size = max(set(sizes), key=sizes.count)
     model = board_model(size)
     height, width = image.shape[:2]

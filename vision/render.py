@@ -149,6 +149,8 @@ class Scene:
     """JPEG quality the frame passes through, or None for none."""
     seed: int = 0
     """Seed of the per-frame randomness (piece offsets, noise)."""
+    markers: bool = True
+    """Whether the sheet has its markers (False: a board drawn without them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,11 +386,11 @@ def project_points(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def _flat_sheet(size: int, paper: Paper, pixels_per_mm: float) -> np.ndarray:
+def _flat_sheet(size: int, paper: Paper, pixels_per_mm: float, markers: bool) -> np.ndarray:
     model = board_model(size, paper)
     shape = (round(paper.height * pixels_per_mm), round(paper.width * pixels_per_mm))
     grey = np.full(shape, 255, np.uint8)
-    draw_shapes(grey, sheet_shapes(model), pixels_per_mm)
+    draw_shapes(grey, sheet_shapes(model, markers), pixels_per_mm)
     # Ink on paper: blend between the paper colour and the ink grey by the printed coverage.
     coverage = (255 - grey.astype(np.float32)) / 255
     paper_colour = np.array(PAPER_COLOUR, np.float32)
@@ -422,7 +424,7 @@ def render(
     to_image = camera_homography(model, scene)
     if sheet is None:
         pixels_per_mm = _sheet_resolution(to_image, model)
-        flat = _flat_sheet(board.size, scene.paper, pixels_per_mm).copy()
+        flat = _flat_sheet(board.size, scene.paper, pixels_per_mm, scene.markers).copy()
     else:
         if sheet_pixels_per_mm is None:
             raise ValueError("sheet_pixels_per_mm is needed with a sheet image")

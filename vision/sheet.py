@@ -87,16 +87,17 @@ def _marker_bits(marker_id: int) -> np.ndarray:
     return np.asarray(image < 128)
 
 
-def sheet_shapes(model: BoardModel) -> list[Shape]:
-    """Everything printed on the sheet."""
-    shapes = board_shapes(model)
+def sheet_shapes(model: BoardModel, markers: bool = True) -> list[Shape]:
+    """Everything printed on the sheet (``markers`` False: a board drawn without them)."""
+    shapes = board_shapes(model, markers)
     title = f"Surakarta {model.size}x{model.size} - pitch {model.pitch:g} mm - print at 100%"
     shapes.append(Label(title, (model.paper.width / 2, 12.0), 3.0))
     return shapes
 
 
-def board_shapes(model: BoardModel) -> list[Shape]:
-    """The board's drawing: lines, loops, markers and coordinates (no title)."""
+def board_shapes(model: BoardModel, markers: bool = True) -> list[Shape]:
+    """The board's drawing: lines, loops, markers (unless ``markers`` is False) and
+    coordinates (no title)."""
     shapes: list[Shape] = []
     width = model.line_width
     last = model.size - 1
@@ -104,7 +105,7 @@ def board_shapes(model: BoardModel) -> list[Shape]:
         shapes.append(Line(model.grid_position(i, 0), model.grid_position(i, last), width))
         shapes.append(Line(model.grid_position(0, i), model.grid_position(last, i), width))
     shapes.extend(Arc(loop, width) for loop in model.loop_arcs())
-    for marker_id, corners in model.markers().items():
+    for marker_id, corners in (model.markers() if markers else {}).items():
         bits = _marker_bits(marker_id)
         cell = model.marker_side / bits.shape[0]
         left, top = corners[0]
@@ -130,11 +131,11 @@ def board_shapes(model: BoardModel) -> list[Shape]:
 # ----------------------------------------------------------------- raster
 
 
-def rasterise(model: BoardModel, pixels_per_mm: float) -> np.ndarray:
+def rasterise(model: BoardModel, pixels_per_mm: float, markers: bool = True) -> np.ndarray:
     """The sheet as a greyscale image (white paper, black print) at ``pixels_per_mm``."""
     shape = (round(model.paper.height * pixels_per_mm), round(model.paper.width * pixels_per_mm))
     image = np.full(shape, 255, np.uint8)
-    draw_shapes(image, sheet_shapes(model), pixels_per_mm)
+    draw_shapes(image, sheet_shapes(model, markers), pixels_per_mm)
     return image
 
 
@@ -188,9 +189,9 @@ def _draw_label(image: np.ndarray, label: Label, scale: float, ink: int | tuple[
     cv2.putText(image, label.text, (x, y), font, font_scale, ink, thickness, cv2.LINE_AA)
 
 
-def png_bytes(model: BoardModel, dpi: int = PNG_DPI) -> bytes:
+def png_bytes(model: BoardModel, dpi: int = PNG_DPI, markers: bool = True) -> bytes:
     """The sheet as a greyscale PNG at ``dpi``, with the resolution recorded in the file."""
-    image = rasterise(model, dpi / MM_PER_INCH)
+    image = rasterise(model, dpi / MM_PER_INCH, markers)
     ok, encoded = cv2.imencode(".png", image)
     if not ok:
         raise OSError("could not encode the board as PNG")

@@ -3,7 +3,7 @@
 Usage:
     .venv/bin/python benchmarks/photoreal/generate.py --out DIR [--conditions a,b]
         [--setups N] [--frames M] [--hands K] [--samples S] [--seed S]
-        [--piece-set NAME] [--quality Q] [--size 6|7] [--blender PATH]
+        [--piece-set NAME] [--quality Q] [--size 6|7] [--no-markers] [--blender PATH]
 
 For each condition it draws N setups (camera, lens, lights, table, piece set), renders
 the start position, M hand-free frames of random boards and K frames with a hand
@@ -38,7 +38,7 @@ from setups import START_NAME, Setup, SetupDrawer
 
 from controller.errors import SurakartaError
 from vision.board_model import Paper, board_model
-from vision.sheet import MM_PER_INCH, PNG_DPI, write_sheet
+from vision.sheet import MM_PER_INCH, PNG_DPI, png_bytes
 
 # The folder format is shared with the other renderers' benchmarks, in benchmarks/render_set.py.
 sys.path.append(str(Path(__file__).resolve().parents[2]))
@@ -116,7 +116,7 @@ class Generator:
     def write_sheet(self) -> Path:
         """The printed sheet PNG (300 dpi) and its model in the PNG's pixels, written once."""
         sheet: Path = self.args.out / "sheet.png"
-        write_sheet(self.model, sheet)
+        sheet.write_bytes(png_bytes(self.model, markers=not self.args.no_markers))
         model_json = self.model.to_json(pixels_per_mm=PNG_DPI / MM_PER_INCH)
         (self.args.out / "model.json").write_text(json.dumps(model_json, indent=1) + "\n",
                                                    encoding="utf-8")
@@ -188,6 +188,8 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--quality", type=int, default=90, help="JPEG quality (default: 90)")
     parser.add_argument("--size", type=int, default=6, choices=(6, 7),
                         help="lines per side (default: 6)")
+    parser.add_argument("--no-markers", action="store_true",
+                        help="a sheet without its markers: a board found by its lines alone")
     parser.add_argument("--blender", help="Blender executable (default: blender on the PATH)")
     args = parser.parse_args(argv)
     for name, value in (("--setups", args.setups), ("--frames", args.frames),

@@ -57,9 +57,16 @@ def run(args: argparse.Namespace) -> int:
     calibration = calibrate(VisionConfig(), image, corners, args.size)
     with writing(args.out):
         save_calibration(calibration, args.out)
-    how = "markers" if calibration.uses_markers else "corners"
+    how = ("markers" if calibration.uses_markers else
+           "corners" if corners is not None else "no markers: found by its lines and loops")
     camera = calibration.camera
     print(f"calibrated {calibration.size}x{calibration.size} board ({how}): wrote {args.out}")
+    if corners is None and calibration.corners is not None:
+        # A drawn board cannot tell a1; the maker checks the side and may choose the other.
+        print("rank 1 (red's side) is the side nearer the bottom of the image; for the other "
+              "side give these corners turned half way round with --corners, or use --click")
+        print("corners: " + ",".join(f"{v:.1f}" for corner in calibration.corners
+                                     for v in corner))
     # What was learned, so a maker can tell a sensible setup from a strange one.
     print(f"camera: {camera.viewing_angle_degrees():.0f} degrees from straight above, "
           f"lens distortion k1 {camera.distortion[0]:+.3f}, pieces' tops "

@@ -99,6 +99,22 @@ def test_calibrate_with_corners_for_a_board_without_markers(
 
 
 @pytest.mark.slow
+def test_calibrate_finds_a_board_without_markers_and_says_which_side_is_rank_1(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cv2.imwrite(str(tmp_path / "start.png"),
+                render(start_position(), Scene(pose=Pose(tilt_degrees=15), markers=False)))
+    cal = tmp_path / "cal.json"
+    assert main(["calibrate", str(tmp_path / "start.png"), "--out", str(cal)]) == 0
+    out = capsys.readouterr().out
+    assert "found by its lines and loops" in out and "rank 1" in out
+    # The corners printed are the ones stored, to be given again turned with --corners.
+    printed = next(line for line in out.splitlines() if line.startswith("corners: "))
+    stored = json.loads(cal.read_text())["corners"]
+    assert [float(v) for v in printed.split()[1].split(",")] == pytest.approx(
+        [v for corner in stored for v in corner], abs=0.06)
+
+
+@pytest.mark.slow
 def test_calibrate_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cv2.imwrite(str(tmp_path / "midgame.png"), render(parse_position(MIDGAME), Scene()))
     assert main(["calibrate", str(tmp_path / "midgame.png"), "--out", "x.json"]) == 2

@@ -441,13 +441,7 @@ def piece_share(config: VisionConfig, model: ColourModel, pixels: np.ndarray) ->
     are paper or shadow, so pieces in them mean a piece set down partly over the point.
     """
     means = model.means[:, :3]
-    noise = np.eye(3) * config.pixel_noise**2
-    covariances = model.covariances[:, :3, :3] + noise
-    # A single pixel of a shadow's edge can be darker than the points' medians ever are.
-    shadow = _SHADOW_DIRECTION[:3]
-    covariances[LABELS.index(PointLabel.EMPTY)] += config.pixel_shadow_spread**2 * np.outer(
-        shadow, shadow)
-    inverse = np.linalg.inv(covariances)
+    inverse = _pixel_inverses(config, model)
     # One matrix product per label: several times faster than one einsum over all three.
     squared = np.stack([(((pixels - mean) @ inverse_covariance) * (pixels - mean)).sum(axis=2)
                         for mean, inverse_covariance in zip(means, inverse, strict=True)],
@@ -460,6 +454,27 @@ def piece_share(config: VisionConfig, model: ColourModel, pixels: np.ndarray) ->
     counts[:, [i for i in range(len(LABELS)) if i not in telling]] = 0
     label = np.where(counts.any(axis=1), counts.argmax(axis=1), LABELS.index(PointLabel.EMPTY))
     return PieceShare(counts.sum(axis=1) / nearest.shape[1], label)
+
+
+_pixel_inverses_by_model: dict[tuple[bytes, float, float], np.ndarray] = {}
+
+
+def _pixel_inverses(config: VisionConfig, model: ColourModel) -> np.ndarray:
+    """(labels, 3, 3) the inverse covariances of single pixels' colours, from a small cache
+    (the model changes every few frames at most)."""
+    key = (model.covariances.tobytes(), config.pixel_noise, config.pixel_shadow_spread)
+    inverse = _pixel_inverses_by_model.get(key)
+    if inverse is None:
+        covariances = model.covariances[:, :3, :3] + np.eye(3) * config.pixel_noise**2
+        # A single pixel of a shadow's edge can be darker than the points' medians ever are.
+        shadow = _SHADOW_DIRECTION[:3]
+        covariances[LABELS.index(PointLabel.EMPTY)] += (
+            config.pixel_shadow_spread**2 * np.outer(shadow, shadow))
+        inverse = np.linalg.inv(covariances)
+        if len(_pixel_inverses_by_model) >= _TABLES_KEPT:
+            del _pixel_inverses_by_model[next(iter(_pixel_inverses_by_model))]
+        _pixel_inverses_by_model[key] = inverse
+    return inverse
 
 
 def adapt(config: VisionConfig, model: ColourModel, features: np.ndarray,

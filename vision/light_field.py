@@ -9,11 +9,15 @@ spotlight are smooth over a board.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import cv2
 import numpy as np
 
 _FIT_ROUNDS = 4
 _FIT_SCALE = 0.15  # log units: residuals well beyond this weigh little in the fit
 _RIDGE = 1e-6
+_RIDGE_MATRIX = _RIDGE * np.eye(6)
 _SHADOW_WEIGHT = 4.0
 """How much more a sample darker than the lit field counts as far from it than one brighter."""
 
@@ -36,7 +40,7 @@ def smooth_field(size: int, grid: np.ndarray, brightness: np.ndarray, trusted: n
     """
     design = _design(size, grid)
     weights = np.where(trusted, 1.0, 0.2) * judged
-    fitted = np.full_like(brightness, np.median(brightness))
+    fitted = brightness
     for _ in range(_FIT_ROUNDS):
         fitted = _weighted_fit(design, brightness, weights)
         residual = (brightness - fitted) / _FIT_SCALE
@@ -56,14 +60,46 @@ def lit_field(size: int, grid: np.ndarray, brightness: np.ndarray, judged: np.nd
     return field
 
 
-def _weighted_fit(design: np.ndarray, brightness: np.ndarray, weights: np.ndarray
+@dataclass(frozen=True, slots=True)
+class PaperLight:
+    """The light over the paper samples, and what it was fitted to."""
+
+    field: np.ndarray
+    """(cells,) the robust field (:func:`smooth_field`), log brightness."""
+    lit: np.ndarray
+    """(cells,) the lit paper's level: the lit field, never below ``field``."""
+    brightness: np.ndarray
+    """(cells,) the samples' log brightness it was fitted to."""
+    trusted: np.ndarray
+    """(cells,) the samples trusted from the start."""
+    judged: np.ndarray
+    """(cells,) the samples judged at all."""
+
+    def fits(self, brightness: np.ndarray, trusted: np.ndarray, judged: np.ndarray) -> bool:
+        """Whether it was fitted to these samples: the same judged, trusted and levels."""
+        return bool(np.array_equal(judged, self.judged) and np.array_equal(trusted, self.trusted)
+                    and np.array_equal(brightness[judged], self.brightness[judged]))
+
+
+def paper_light(size: int, grid: np.ndarray, brightness: np.ndarray, trusted: np.ndarray,
+                judged: np.ndarray) -> PaperLight:
+    """The robust field and the lit paper's level over the samples (see :func:`smooth_field`
+    and :func:`lit_field`)."""
+    field = smooth_field(size, grid, brightness, trusted, judged)
+    lit = np.maximum(field, lit_field(size, grid, brightness, judged, field))
+    return PaperLight(field, lit, brightness, trusted, judged)
+
+
+def _weighted_fit(design: np.ndarray, values: np.ndarray, weights: np.ndarray
                   ) -> np.ndarray:
-    # The weighted normal equations: six unknowns, solved far cheaper than by lstsq;
+    """The weighted least-squares fit of ``values`` (one column per field, or one field)."""
+    # The weighted normal equations: six unknowns, solved far cheaper than by lstsq (and by
+    # OpenCV's Cholesky, cheaper again than numpy's general solver on a matrix this small);
     # the tiny ridge keeps them solvable when pieces hide most of a row of samples.
     weighted = design.T * weights
-    coefficients = np.linalg.solve(weighted @ design + _RIDGE * np.eye(design.shape[1]),
-                                   weighted @ brightness)
-    result: np.ndarray = design @ coefficients
+    right = (weighted @ values).reshape(design.shape[1], -1)
+    _, coefficients = cv2.solve(weighted @ design + _RIDGE_MATRIX, right, flags=cv2.DECOMP_CHOLESKY)
+    result: np.ndarray = (design @ coefficients).reshape(values.shape)
     return result
 
 
@@ -79,6 +115,4 @@ def lit_chroma(size: int, grid: np.ndarray, logs: np.ndarray, judged: np.ndarray
     brightness = logs.mean(axis=1)
     chroma = logs - brightness[:, None]
     weights = judged * np.exp(-np.square(np.minimum(brightness - lit, 0.0) / _LIT_SCALE))
-    design = _design(size, grid)
-    return np.column_stack([_weighted_fit(design, chroma[:, channel], weights)
-                            for channel in range(chroma.shape[1])])
+    return _weighted_fit(_design(size, grid), chroma, weights)

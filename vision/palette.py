@@ -32,7 +32,7 @@ Decisions:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -66,6 +66,12 @@ class Palette:
 
     counts: np.ndarray
     """(labels, BINS**3) pixel counts per bin, rows in :data:`vision.colour.LABELS` order."""
+    log_probabilities: np.ndarray = field(init=False, repr=False)
+    """(labels, BINS**3) log probability of each bin (:func:`_log_probabilities`), worked
+    out once: every frame scores against it."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "log_probabilities", _log_probabilities(self.counts))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Palette) and np.array_equal(self.counts, other.counts)
@@ -177,8 +183,7 @@ def _log_probabilities(counts: np.ndarray) -> np.ndarray:
 
 def scores(palette: Palette, codes: np.ndarray) -> np.ndarray:
     """(points, labels) each point's mean log-likelihood per pixel under each palette."""
-    per_bin = _log_probabilities(palette.counts)
-    result: np.ndarray = per_bin[:, codes].mean(axis=2).T
+    result: np.ndarray = palette.log_probabilities[:, codes].mean(axis=2).T
     return result
 
 

@@ -38,8 +38,8 @@ import numpy as np
 
 from vision.colour import WARM, without_cool_light, without_warmth
 from vision.config import VisionConfig
-from vision.light_field import lit_field, smooth_field
-from vision.sampling import BoardSamples, SamplingLayout, visible_paper
+from vision.light_field import paper_light
+from vision.sampling import BoardSamples, SamplingLayout
 from vision.shadows import ShadowReach, shadowed_cells
 
 MAX_EDGE_SAMPLES = 1
@@ -117,7 +117,7 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     if occupied is not None:
         near = _beside(layout, occupied) | _long_shadows(layout, shadow_reach, occupied)
         if cover is not None:
-            visible = visible_paper(layout, samples, cover, occupied)
+            visible = samples.visible_paper(layout, cover, occupied)
             colours, spread, usable = visible.colours, visible.spread, visible.usable
     logs = np.log(np.maximum(colours, 1.0).astype(np.float64))
     brightness = logs.mean(axis=1)
@@ -133,13 +133,16 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     offset = chroma - median
     uniform = bool((np.linalg.norm(offset[clean & layout.on_grid], axis=1)
                     <= config.paper_chroma_tolerance / 2).all())
-    field = smooth_field(layout.size, layout.paper_grid, brightness, clean, judged)
+    # The light the points were judged against, when fitted to these same samples.
+    light = samples.paper_light
+    if light is None or not light.fits(brightness, clean, judged):
+        light = paper_light(layout.size, layout.paper_grid, brightness, clean, judged)
+    field = light.field
     brightness_error = brightness - field
     # The robust field follows the pieces' shadows where they cover much of the paper (a
     # low lamp). Against the lit paper's level, lit paper between them is not too bright,
     # and a shadow is as deep as it is: for how much cooler it may be (skin is never cool).
-    above_lit = brightness - np.maximum(field, lit_field(layout.size, layout.paper_grid,
-                                                         brightness, judged, field))
+    above_lit = brightness - light.lit
     darkness = np.maximum(-brightness_error, 0.0)
     shadow_depth = np.maximum(-above_lit, darkness)
     # A hand over much of the board pulls the median towards its own colour. So when the

@@ -48,7 +48,7 @@ from vision.board_model import BoardModel
 from vision.camera import CameraModel
 from vision.colour import LABELS, PointLabel
 from vision.config import VisionConfig
-from vision.light_field import lit_chroma, lit_field, smooth_field
+from vision.light_field import PaperLight, lit_chroma, paper_light
 from vision.palette import RADIUS as PALETTE_RADIUS
 
 
@@ -485,6 +485,25 @@ class BoardSamples:
     palette_logs: np.ndarray | None = None
     """(points, p, 3) log BGR of every pixel of the disc round each point on the tops'
     plane that the palette scores (``vision.palette``); None when the layout reads none."""
+    visible: VisiblePaper | None = None
+    """What the pieces judged against left of each paper sample; None when judged without."""
+    visible_occupied: np.ndarray | None = None
+    """(points,) where those pieces stood."""
+    visible_cover: np.ndarray | None = None
+    """The cover (``ViewMaps.cover``) they were judged with."""
+    paper_light: PaperLight | None = None
+    """The light over the paper samples the points were judged against."""
+
+    def visible_paper(self, layout: SamplingLayout, cover: np.ndarray,
+                      occupied: np.ndarray) -> VisiblePaper:
+        """The paper samples without what the pieces on ``occupied`` hide: as judged, when
+        the points were judged against the paper with those pieces (a still board), else
+        worked out."""
+        if (self.visible is not None and self.visible_cover is cover
+                and self.visible_occupied is not None
+                and np.array_equal(self.visible_occupied, occupied)):
+            return self.visible
+        return visible_paper(layout, self, cover, occupied)
 
 
 def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
@@ -516,13 +535,14 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
         rings = top_pixels[layout.rim_pixels].mean(axis=2)
         rim_rank = round(RIM_QUANTILE * (rings.shape[1] - 1))
         rims = np.partition(rings, rim_rank, axis=1)[:, rim_rank]
-    paper = paper_view.reshape(-1, 3).astype(np.float32)[layout.paper_pixels]
+    paper_pixels = paper_view.reshape(-1, 3).astype(np.float32)
+    paper = paper_pixels[layout.paper_pixels]
     paper_colours = paper.mean(axis=1)
     brightness = paper.mean(axis=2)
     paper_spread = brightness.std(axis=1) / np.maximum(brightness.mean(axis=1), 1.0)
     # On the paper plane the printed lines lie in the band the samples leave out; on the
     # tops' plane a slanted camera shows them shifted into the sample.
-    flat = paper_view.reshape(-1, 3).astype(np.float32)[layout.point_pixels]
+    flat = paper_pixels[layout.point_pixels]
     disc_logs = np.log(np.maximum(flat, 1.0))
     # Averaged along each arm: the line lies at the same offset all along it.
     profiles = remap(frame, maps.cross).astype(np.float32).reshape(
@@ -578,6 +598,7 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     """``samples`` with each point's colours relative to the paper round it."""
     around_colours = samples.paper_colours
     usable = np.ones(len(around_colours), bool)
+    visible = None
     if occupied is not None:
         visible = visible_paper(layout, samples, cover, occupied)
         # A sample almost hidden by the pieces round it keeps all its pixels.
@@ -603,7 +624,7 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
                                  axis=1)[:, 0]
     reference = np.where(hidden[:, None], whitest, reference)
     reference = np.maximum(reference, 1.0)
-    lit_paper = _lit_paper(layout, around_colours, usable, occupied)
+    lit_paper, light = _lit_paper(layout, around_colours, usable, occupied)
     top_reference = reference if occupied is None else _tops_paper(reference, lit_paper,
                                                                     occupied)
     relative = np.log(np.maximum(samples.point_colours, 1.0) / top_reference)
@@ -626,6 +647,8 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     return replace(samples, relative=relative, cross=cross_seen, features=features,
                    disc_relative=disc_relative, middle_relative=middle_relative,
                    paper_round=reference, lit_paper=lit_paper, tops_paper=top_reference,
+                   visible=visible, visible_occupied=occupied, visible_cover=cover,
+                   paper_light=light,
                    rim_relative=None if samples.rims is None else
                    np.log(np.maximum(samples.rims, 1.0)) - np.log(top_reference).mean(axis=1))
 
@@ -636,22 +659,22 @@ before the pieces' tops are judged against that level instead."""
 
 
 def _lit_paper(layout: SamplingLayout, colours: np.ndarray, usable: np.ndarray,
-               occupied: np.ndarray | None) -> np.ndarray:
-    """(points, 3) BGR of the lit paper at each point: the smooth field of the lit paper's
+               occupied: np.ndarray | None) -> tuple[np.ndarray, PaperLight]:
+    """(points, 3) BGR of the lit paper at each point, and the light field it comes from:
+    the smooth field of the lit paper's
     brightness and colour (``vision.light_field``) fitted to the ``colours`` of the paper
     samples (those ``usable``; the ones beside a piece of ``occupied``, which may lie in
     its shadow, trusted less)."""
-    logs = np.log(np.maximum(colours, 1.0))
+    # In double precision, as the paper check takes them: it uses this fit when its samples
+    # are these (``PaperLight.fits``).
+    logs = np.log(np.maximum(colours, 1.0).astype(np.float64))
     brightness = logs.mean(axis=1)
     beside = np.zeros(len(colours), bool) if occupied is None else np.append(
         np.asarray(occupied, bool), False)[layout.cell_neighbours].any(axis=1)
-    field = smooth_field(layout.size, layout.paper_grid, brightness, usable & ~beside, usable)
-    lit = np.maximum(field, lit_field(layout.size, layout.paper_grid, brightness, usable,
-                                      field))
-    chroma = lit_chroma(layout.size, layout.paper_grid, logs, usable, lit)
-    at_points = (lit[:, None] + chroma)[layout.point_cells].mean(axis=1)
-    result: np.ndarray = np.exp(at_points)
-    return result
+    light = paper_light(layout.size, layout.paper_grid, brightness, usable & ~beside, usable)
+    chroma = lit_chroma(layout.size, layout.paper_grid, logs, usable, light.lit)
+    at_points = (light.lit[:, None] + chroma)[layout.point_cells].mean(axis=1)
+    return np.exp(at_points), light
 
 
 def _tops_paper(reference: np.ndarray, lit_paper: np.ndarray, occupied: np.ndarray

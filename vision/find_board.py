@@ -34,6 +34,7 @@ Decisions:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -105,6 +106,33 @@ class FoundBoard:
         pixels = self.camera.project_sheet(sheet)
         order = [(i + quarter_turns) % 4 for i in range(4)]
         return [(float(pixels[i][0]), float(pixels[i][1])) for i in order]
+
+
+def turned_camera(camera: CameraModel, model: BoardModel, quarter_turns: int) -> CameraModel:
+    """``camera`` with the sheet turned ``quarter_turns`` times round the grid's centre: the
+    same drawing seen, each point named as the one a quarter turn on is."""
+    angle = math.pi / 2 * quarter_turns
+    turn = np.array([[math.cos(angle), -math.sin(angle), 0.0],
+                     [math.sin(angle), math.cos(angle), 0.0], [0.0, 0.0, 1.0]])
+    centre = np.array([*model.grid_position((model.size - 1) / 2, (model.size - 1) / 2), 0.0])
+    rotation, _ = cv2.Rodrigues(np.array(camera.rotation))
+    # A sheet point x is seen where the old camera sees turn @ (x - centre) + centre.
+    return camera.with_pose(cv2.Rodrigues(rotation @ turn)[0].ravel(),
+                            np.array(camera.translation) + rotation @ (centre - turn @ centre))
+
+
+def found_again(image: np.ndarray, model: BoardModel, before: CameraModel) -> CameraModel | None:
+    """The board of ``model`` found anew in ``image`` after it moved, each point named as
+    the point nearest where it was (``before``): the drawing cannot tell a1, the old place
+    can. None when no board is found."""
+    found = find_board(image, (model.size,))
+    if found is None:
+        return None
+    corners = np.array([model.point_mm(p) for p in model.corner_points()])
+    old = before.project_sheet(corners)
+    cameras = [turned_camera(found.camera, model, turns) for turns in range(4)]
+    return min(cameras, key=lambda camera: float(
+        np.linalg.norm(camera.project_sheet(corners) - old, axis=1).max()))
 
 
 def ink_mask(grey: np.ndarray) -> np.ndarray:

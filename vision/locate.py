@@ -16,13 +16,16 @@ Decisions:
   kept for the next frame.
 - Boards without markers keep the calibrated pose, and every frame checks that the
   printed loops are still where it puts them. When they are not (the camera was
-  knocked), the pose is fitted again to the ink near its old place; a frame is read
-  again only once the loops fit, and until then it is reported as ``MOVED``.
+  knocked), the pose is fitted again to the ink near its old place, or, when it moved
+  too far for that, the board is found anew over the whole frame (``vision.find_board``,
+  each point named as the one nearest where it was); a frame is read again only once
+  the loops fit, and until then it is reported as ``MOVED``.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -39,6 +42,7 @@ from vision.camera import (
     camera_from_correspondences,
 )
 from vision.config import VisionConfig
+from vision.find_board import found_again
 from vision.register import LoopWatch, blurred_grey, find_ink, ink_samples
 
 PATCH_SIDE = 12
@@ -67,6 +71,10 @@ LOOPS_SEEN = 0.35
 """Least share of loop samples whose line shows, for a marker-free board to count as seen."""
 LOOPS_SHIFT = 0.05
 """Largest median shift of the loops (pitches) before a marker-free board counts as moved."""
+REFIND_AFTER_FRAMES = 3
+"""Frames in a row a marker-free board must be seen moved before the whole frame is searched."""
+REFIND_SECONDS = 10.0
+"""Least time between two searches of the whole frame for a marker-free board that moved."""
 
 
 class LocationStatus(Enum):
@@ -350,6 +358,10 @@ class BoardLocator:
         """The last pose found, kept through a reset: a pose found again unchanged is handed
         on as the same object, so what was computed for it (remap tables) is reused."""
         self._frame_shape: tuple[int, ...] | None = None
+        self._last_search: float | None = None
+        """When a board without markers was last searched for over the whole frame."""
+        self._moved_frames = 0
+        """Frames in a row in which a board without markers was seen moved and not found."""
 
     def reset(self) -> None:
         """Forget the last place, so the next frame runs a full detection."""
@@ -416,11 +428,29 @@ class BoardLocator:
                 return self._moved_to(moved)
             return Location(LocationStatus.PARTLY_HIDDEN, self._camera, 0, detected=False)
         if check.shift <= LOOPS_SHIFT:
+            self._moved_frames = 0
             return Location(LocationStatus.FOUND, self._camera, 0, detected=False)
         moved = refit_pose(self._camera, self._model, frame, 0.5)
+        if moved is None or not self._loops_fit(moved, frame):
+            moved = self._found_anew(frame)
         if moved is not None and self._loops_fit(moved, frame):
             return self._moved_to(moved)
         return Location(LocationStatus.MOVED, self._camera, 0, detected=True)
+
+    def _found_anew(self, frame: np.ndarray) -> CameraModel | None:
+        """The board found anywhere in the frame by its lines and loops, after a move too far
+        for the search near its old place (``vision.find_board``), once it has been seen
+        moved for ``REFIND_AFTER_FRAMES`` frames. That takes a second or more, so it is tried
+        at most every ``REFIND_SECONDS`` while the board stays lost."""
+        # Only a move that lasts: a hand passing over the loops can shift a frame's lines.
+        self._moved_frames += 1
+        now = time.monotonic()
+        if self._moved_frames < REFIND_AFTER_FRAMES or (
+                self._last_search is not None and now - self._last_search < REFIND_SECONDS):
+            return None
+        self._last_search = now
+        assert self._camera is not None
+        return found_again(frame, self._model, self._camera)
 
     def _still_there(self, found: dict[int, np.ndarray], camera: CameraModel,
                      frame: np.ndarray) -> bool:

@@ -3,7 +3,8 @@
 1. cameras: every camera found (the Pi camera, USB cameras, or those given with
    ``--camera``) takes a picture, saved so the maker sees what it sees, and again with
    the markers it found outlined and the corners out of view written on it;
-2. the sheet: the chosen camera must see all four markers, large and sharp enough;
+2. the sheet: the chosen camera must see all four markers, large and sharp enough (or,
+   for a board without markers, its lines and loops);
 3. calibration, from that picture of the start position;
 4. the config, with this user's folders and the chosen camera;
 5. the lamp and button self-test;
@@ -308,6 +309,9 @@ def _check_sheet(sights: list[Sight]) -> Sight:
             raise StepFailed("the camera mirrors its picture (a webcam's 'mirror' setting): "
                              "turn mirroring off in its settings (v4l2-ctl --set-ctrl "
                              "horizontal_flip=0) and try again")
+        drawn = _drawn_board(sights)
+        if drawn is not None:
+            return drawn
         raise StepFailed(
             "no camera sees the board's markers: look at the saved pictures; put the whole "
             "printed sheet in view, with light on it and the camera above it, and focus "
@@ -334,6 +338,22 @@ def _check_sheet(sights: list[Sight]) -> Sight:
     print(f"  all 4 markers in view, {min(sides):.0f}+ pixels across, edges sharp "
           f"({max(widths):.2f} of a cell)")
     return best
+
+
+def _drawn_board(sights: list[Sight]) -> Sight | None:
+    """The first camera that sees a board without markers (a wooden or hand-drawn one) by
+    its lines and loops, or None."""
+    from vision.find_board import find_board
+
+    for sight in sights:
+        found = find_board(sight.frame)
+        if found is not None:
+            print(f"  using camera {sight.spec}: a {found.size}x{found.size} board without "
+                  "markers, found by its lines and loops; rank 1 (red's side) is the side "
+                  "nearer the bottom of the picture, and the camera must not move after "
+                  "calibration")
+            return sight
+    return None
 
 
 def _marker_quality(sight: Sight) -> tuple[list[float], list[float]]:

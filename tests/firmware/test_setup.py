@@ -59,6 +59,18 @@ def test_a_first_build_ends_with_a_config_that_needs_no_editing(
     assert f"the markers marked: {tmp_path / 'config' / 'setup' / 'camera-1-markers.jpg'}" in out
 
 
+@pytest.mark.slow
+def test_a_board_without_markers_is_set_up_by_its_lines(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    photo = tmp_path / "drawn.png"
+    cv2.imwrite(str(photo), render(start_position(6), Scene(markers=False)))
+    assert setup(tmp_path, photo, "--no-service") == 0
+    out = capsys.readouterr().out
+    assert "found by its lines and loops" in out and "3/6 calibration: ok" in out
+    calibration = json.loads((tmp_path / "config" / "calibration.json").read_text())
+    assert calibration["corners"] is not None
+
+
 def green(picture: np.ndarray) -> np.ndarray:
     """Where the marked picture outlines a marker found."""
     blue, grn, red = (picture[..., channel].astype(int) for channel in range(3))

@@ -132,11 +132,14 @@ def match_profiles(image: np.ndarray, pixels: np.ndarray, steps: np.ndarray,
     maps = pixels.astype(np.float32)
     sampled = cv2.remap(image, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_CONSTANT, borderValue=0).astype(np.float32)
-    profiles = sampled.mean(axis=2) if sampled.ndim == 3 else sampled
+    profiles: np.ndarray = sampled
+    if sampled.ndim == 3:
+        # The channels' mean, added up channel by channel: the same sums as numpy's mean
+        # over a last axis of three, at a fraction of its cost.
+        profiles = (sampled[..., 0] + sampled[..., 1] + sampled[..., 2]) / 3
     profiles = cv2.GaussianBlur(profiles, (3, 1), 0.8)
     height, width = image.shape[:2]
-    inside = ((pixels[..., 0] >= 0) & (pixels[..., 0] <= width - 1)
-              & (pixels[..., 1] >= 0) & (pixels[..., 1] <= height - 1)).all(axis=1)
+    inside = ((pixels >= 0) & (pixels <= np.array([width - 1, height - 1]))).all(axis=(1, 2))
     lowest = profiles.argmin(axis=1)
     rows = np.arange(len(profiles))
     bottom = profiles[rows, lowest]

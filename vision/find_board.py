@@ -30,6 +30,9 @@ Decisions:
   of the two ways round that leaves, rank 1 is the side nearer the bottom of the
   image (the player facing the camera plays red). ``--corners`` or ``--click`` choose
   otherwise.
+- A calibrated board that later moved too far for the search near its old place
+  (``vision.locate``) is found again the same way (:func:`found_again`), each point
+  named as the one nearest where it was: the old place tells a1.
 """
 
 from __future__ import annotations

@@ -383,6 +383,8 @@ def _pitch(model: BoardModel, outline: np.ndarray) -> float:
 
 
 def _fitted(image: np.ndarray, model: BoardModel, outline: np.ndarray) -> FoundBoard | None:
+    """The board of ``model`` whose outline (the square the outer loops touch) is
+    ``outline`` in the image, its camera fitted to the ink; None when no camera fits."""
     first = fit_camera(model, image, outline_corners(model), outline)
     if first is None:
         return None

@@ -75,7 +75,7 @@ from vision.colour import (
 from vision.config import VisionConfig
 from vision.doubt import choices, few_enough
 from vision.errors import BadCalibration, CalibrationFailed
-from vision.find_board import find_board, rank_turns
+from vision.find_board import find_board, grid_corners, rank_turns, signed_area
 from vision.glare_reach import GlareOverlap, GlareReach, learn_glare_reach
 from vision.locate import detect_markers, fit_marker_camera, marker_points
 from vision.mirror_spot import mirrored_whole, pale_mirrors
@@ -251,12 +251,6 @@ def start_labels(size: int) -> np.ndarray:
     return np.array(labels)
 
 
-def _signed_area(points: np.ndarray) -> float:
-    """Shoelace area of a polygon; its sign says which way round the corners go."""
-    x, y = points[:, 0], points[:, 1]
-    return float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) / 2
-
-
 def homography_from_corners(
     size: int,
     corners: list[tuple[float, float]],
@@ -282,8 +276,8 @@ def homography_from_corners(
             raise CalibrationFailed(
                 f"the corners lie outside the {width}x{height} image: {corners!r}"
             )
-    source = np.array([model.point_mm(p) for p in model.corner_points()], np.float64)
-    area = _signed_area(target)
+    source = grid_corners(model)
+    area = signed_area(target)
     if abs(area) < 100:
         raise CalibrationFailed(f"the four corners enclose no area: {corners!r}")
     # A flat square seen by a camera is a convex quadrilateral; anything else is a typo
@@ -293,7 +287,7 @@ def homography_from_corners(
     # A camera cannot see the board mirrored: corners that go round the other way were
     # given in the wrong order, and the start position (symmetric left to right) would
     # not show it; every later reading would be mirrored.
-    if (area > 0) != (_signed_area(source) > 0):
+    if (area > 0) != (signed_area(source) > 0):
         raise CalibrationFailed(
             f"the corners go round the wrong way: {corners!r} (expected a1, bottom-right, "
             "top-right, top-left)"
@@ -324,7 +318,7 @@ def calibrate(
     else:
         homography_from_corners(size, corners, (width, height))
         model = board_model(size)
-        sheet = np.array([model.point_mm(p) for p in model.corner_points()], np.float64)
+        sheet = grid_corners(model)
         fitted = fit_camera(model, image, sheet, np.array(corners, np.float64))
         if fitted is None:
             raise CalibrationFailed(f"no board found at the corners {corners!r}")

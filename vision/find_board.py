@@ -105,8 +105,7 @@ class FoundBoard:
         """The grid corners in the image, in the order a1, bottom-right, top-right, top-left,
         with a1 at the model's a1 corner turned ``quarter_turns`` times anticlockwise."""
         model = board_model(self.size)
-        sheet = np.array([model.point_mm(p) for p in model.corner_points()], np.float64)
-        pixels = self.camera.project_sheet(sheet)
+        pixels = self.camera.project_sheet(grid_corners(model))
         order = [(i + quarter_turns) % 4 for i in range(4)]
         return [(float(pixels[i][0]), float(pixels[i][1])) for i in order]
 
@@ -131,7 +130,7 @@ def found_again(image: np.ndarray, model: BoardModel, before: CameraModel) -> Ca
     found = find_board(image, (model.size,))
     if found is None:
         return None
-    corners = np.array([model.point_mm(p) for p in model.corner_points()])
+    corners = grid_corners(model)
     old = before.project_sheet(corners)
     cameras = [turned_camera(found.camera, model, turns) for turns in range(4)]
     return min(cameras, key=lambda camera: float(
@@ -197,6 +196,12 @@ def _meeting(a: np.ndarray, b: np.ndarray, d: np.ndarray, c: np.ndarray) -> np.n
         return None
     meeting: np.ndarray = a + t * first
     return meeting
+
+
+def grid_corners(model: BoardModel) -> np.ndarray:
+    """(4, 2) the sheet positions (mm) of the grid's corner points, a1 first
+    (:meth:`BoardModel.corner_points`)."""
+    return np.array([model.point_mm(p) for p in model.corner_points()], np.float64)
 
 
 def outline_corners(model: BoardModel) -> np.ndarray:
@@ -277,7 +282,7 @@ def loops_on_mask(mask: np.ndarray, model: BoardModel, outline: np.ndarray) -> f
 
 
 def _nearest_corner(model: BoardModel, points: np.ndarray) -> np.ndarray:
-    corners = np.array([model.point_mm(p) for p in model.corner_points()])
+    corners = grid_corners(model)
     nearest = np.linalg.norm(points[:, None] - corners[None], axis=2).argmin(axis=1)
     chosen: np.ndarray = corners[nearest]
     return chosen
@@ -329,6 +334,7 @@ def find_board(image: np.ndarray, sizes: tuple[int, ...] = (6, 7)) -> FoundBoard
     """The board whose drawing the image shows most clearly, or None."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     mask = ink_mask(grey)
+    blurred = blurred_grey(grey)
     drawings = Drawings(mask)
     guesses = []
     for seed in drawings.seed_outlines():
@@ -347,7 +353,7 @@ def find_board(image: np.ndarray, sizes: tuple[int, ...] = (6, 7)) -> FoundBoard
     for quick, size, outline in _distinct(guesses)[:FITTED]:
         if quick < LEAST_QUICK_LOOPS:
             break
-        found = _fitted(image, board_model(size), outline)
+        found = _fitted(image, blurred, board_model(size), outline)
         if found is not None and (best is None or found.loops_found > best.loops_found):
             best = found
         if best is not None and best.loops_found >= PLAINLY_FOUND:
@@ -371,7 +377,7 @@ def _distinct(guesses: list[tuple[float, int, np.ndarray]]) -> list[tuple[float,
 
 def _facing(outline: np.ndarray, model: BoardModel) -> np.ndarray:
     """The outline's corners going round the way the sheet's do: a camera cannot mirror."""
-    if (_signed_area(outline) > 0) != (_signed_area(outline_corners(model)) > 0):
+    if (signed_area(outline) > 0) != (signed_area(outline_corners(model)) > 0):
         return outline[::-1]
     return outline
 
@@ -382,26 +388,29 @@ def _pitch(model: BoardModel, outline: np.ndarray) -> float:
     return side / (model.size - 1 + 2 * OUTLINE_PITCHES)
 
 
-def _fitted(image: np.ndarray, model: BoardModel, outline: np.ndarray) -> FoundBoard | None:
+def _fitted(image: np.ndarray, blurred: np.ndarray, model: BoardModel, outline: np.ndarray
+            ) -> FoundBoard | None:
     """The board of ``model`` whose outline (the square the outer loops touch) is
-    ``outline`` in the image, its camera fitted to the ink; None when no camera fits."""
+    ``outline`` in the image, its camera fitted to the ink; None when no camera fits.
+    ``blurred`` is the image as ``vision.register.blurred_grey`` gives it."""
     first = fit_camera(model, image, outline_corners(model), outline)
     if first is None:
         return None
     # Fitted again from the grid corners the first fit puts: the outline's corners are
     # only as good as a straight-sided outline, which a wide lens bends.
-    grid = np.array([model.point_mm(p) for p in model.corner_points()], np.float64)
+    grid = grid_corners(model)
     fitted = fit_camera(model, image, grid, first[0].project_sheet(grid), first[0])
     if fitted is None:
         return None
     camera = fitted[0]
     samples = ink_samples(model)
-    match = find_ink(blurred_grey(image), camera, samples, FOUND_SEARCH_PITCHES * model.pitch)
+    match = find_ink(blurred, camera, samples, FOUND_SEARCH_PITCHES * model.pitch)
     loops_found = float(match.found[samples.on_loop].mean())
     return FoundBoard(model.size, camera, loops_found)
 
 
-def _signed_area(points: np.ndarray) -> float:
+def signed_area(points: np.ndarray) -> float:
+    """Shoelace area of a polygon; its sign says which way round the corners go."""
     x, y = points[:, 0], points[:, 1]
     return float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) / 2
 

@@ -42,7 +42,7 @@ from vision.camera import (
     camera_from_correspondences,
 )
 from vision.config import VisionConfig
-from vision.find_board import found_again
+from vision.find_board import found_again, grid_corners
 from vision.register import LoopWatch, blurred_grey, find_ink, ink_samples
 
 PATCH_SIDE = 12
@@ -315,8 +315,7 @@ def refit_pose(camera: CameraModel, model: BoardModel, image: np.ndarray,
 
 def grid_corners_in_image(model: BoardModel, camera: CameraModel) -> np.ndarray:
     """The four grid corner points projected into the image, (4, 2)."""
-    corners = np.array([model.point_mm(p) for p in model.corner_points()], np.float64)
-    return camera.project_sheet(corners)
+    return camera.project_sheet(grid_corners(model))
 
 
 def pitch_in_pixels(model: BoardModel, camera: CameraModel) -> float:

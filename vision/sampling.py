@@ -487,10 +487,6 @@ class BoardSamples:
     plane that the palette scores (``vision.palette``); None when the layout reads none."""
     visible: VisiblePaper | None = None
     """What the pieces judged against left of each paper sample; None when judged without."""
-    visible_occupied: np.ndarray | None = None
-    """(points,) where those pieces stood."""
-    visible_cover: np.ndarray | None = None
-    """The cover (``ViewMaps.cover``) they were judged with."""
     paper_light: PaperLight | None = None
     """The light over the paper samples the points were judged against."""
 
@@ -499,9 +495,7 @@ class BoardSamples:
         """The paper samples without what the pieces on ``occupied`` hide: as judged, when
         the points were judged against the paper with those pieces (a still board), else
         worked out."""
-        if (self.visible is not None and self.visible_cover is cover
-                and self.visible_occupied is not None
-                and np.array_equal(self.visible_occupied, occupied)):
+        if self.visible is not None and self.visible.left_by(cover, occupied):
             return self.visible
         return visible_paper(layout, self, cover, occupied)
 
@@ -571,6 +565,14 @@ class VisiblePaper:
     """(cells,) standard deviation of their brightness, relative to its mean."""
     usable: np.ndarray
     """(cells,) whether enough of the sample is visible to judge it."""
+    occupied: np.ndarray
+    """(points,) where the pieces stood."""
+    cover: np.ndarray
+    """What each piece would hide (``ViewMaps.cover``)."""
+
+    def left_by(self, cover: np.ndarray, occupied: np.ndarray) -> bool:
+        """Whether this is what pieces on ``occupied`` hiding ``cover`` leave."""
+        return self.cover is cover and np.array_equal(self.occupied, occupied)
 
 
 def visible_paper(layout: SamplingLayout, samples: BoardSamples, cover: np.ndarray,
@@ -586,7 +588,7 @@ def visible_paper(layout: SamplingLayout, samples: BoardSamples, cover: np.ndarr
     mean = (brightness * weights).sum(axis=1) / share
     deviation = np.sqrt((((brightness - mean[:, None]) ** 2) * weights).sum(axis=1) / share)
     return VisiblePaper(colours, deviation / np.maximum(mean, 1.0),
-                        count >= MIN_VISIBLE_SHARE * values.shape[1])
+                        count >= MIN_VISIBLE_SHARE * values.shape[1], occupied, cover)
 
 
 _BEFORE_HIDDEN = 1e6
@@ -647,8 +649,7 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     return replace(samples, relative=relative, cross=cross_seen, features=features,
                    disc_relative=disc_relative, middle_relative=middle_relative,
                    paper_round=reference, lit_paper=lit_paper, tops_paper=top_reference,
-                   visible=visible, visible_occupied=occupied, visible_cover=cover,
-                   paper_light=light,
+                   visible=visible, paper_light=light,
                    rim_relative=None if samples.rims is None else
                    np.log(np.maximum(samples.rims, 1.0)) - np.log(top_reference).mean(axis=1))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
 from controller.errors import BadOption
@@ -40,6 +41,11 @@ def parse_corners(text: str) -> list[tuple[float, float]]:
     return [(numbers[i], numbers[i + 1]) for i in range(0, 8, 2)]
 
 
+def corners_line(corners: Sequence[tuple[float, float]]) -> str:
+    """The corners as ``--corners`` takes them, after ``corners: ``."""
+    return "corners: " + ",".join(f"{v:.1f}" for corner in corners for v in corner)
+
+
 def run(args: argparse.Namespace) -> int:
     # Imported here so that other subcommands start without loading OpenCV.
     from vision.calibrate import calibrate, save_calibration
@@ -53,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
         corners = pick_corners(image, args.size)
         # Printed so the same corners can be given again with --corners, without a window.
-        print("corners: " + ",".join(f"{v:.1f}" for corner in corners for v in corner))
+        print(corners_line(corners))
     calibration = calibrate(VisionConfig(), image, corners, args.size)
     with writing(args.out):
         save_calibration(calibration, args.out)
@@ -65,8 +71,7 @@ def run(args: argparse.Namespace) -> int:
         # A drawn board cannot tell a1; the maker checks the side and may choose the other.
         print("rank 1 (red's side) is the side nearer the bottom of the image; for the other "
               "side give these corners turned half way round with --corners, or use --click")
-        print("corners: " + ",".join(f"{v:.1f}" for corner in calibration.corners
-                                     for v in corner))
+        print(corners_line(calibration.corners))
     # What was learned, so a maker can tell a sensible setup from a strange one.
     print(f"camera: {camera.viewing_angle_degrees():.0f} degrees from straight above, "
           f"lens distortion k1 {camera.distortion[0]:+.3f}, pieces' tops "

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from controller.geometry import geometry, point_at, point_xy
-from controller.position import Color, Position, parse_position, start_position
+from benchmarks.vision_rooms import turned_half_way
+from controller.position import Position, parse_position, start_position
 from controller.reading import BoardReading
 from vision.board_model import board_model
 from vision.calibrate import Calibration, calibrate
@@ -24,18 +24,6 @@ from .test_lens_and_pose import MIDDLE_GAME, barrel
 
 ROOMS = Path(__file__).parent / "data" / "rooms"
 MIDDLE_GAME_7 = parse_position("b5b/1r5/2b1r2/3r3/r1b4/7/6r b")
-
-
-def turned_half_way(board: BoardReading) -> BoardReading:
-    """The board seen from the other side, its sets named the other way round."""
-    last = board.size - 1
-    turned = {Color.RED: 0, Color.BLACK: 0}
-    for point in geometry(board.size).points:
-        colour = board.piece_at(point)
-        if colour is not None:
-            x, y = point_xy(point)
-            turned[colour.other] |= 1 << point_at(last - x, last - y)
-    return BoardReading(turned[Color.RED], turned[Color.BLACK], board.size)
 
 
 def test_the_outline_of_a_rounded_square_is_the_square() -> None:

@@ -133,6 +133,8 @@ PARALLAX_PROBE_MM = 5.0
 MIN_PARALLAX_PITCHES = 0.1
 """Least shift of a 5 mm top from its point (at the board's most slanted tenth), pitches, for
 the image to tell the height."""
+MAX_PIECE_HEIGHT_MM = 50.0
+"""Highest pieces' tops a calibration takes, mm: far above any board game's pieces."""
 HEIGHT_TIE = 1.05
 """Heights whose discs are this close to the most even count as a tie."""
 WIDE_TOP_SPREAD = 0.3
@@ -303,17 +305,23 @@ def calibrate(
     image: np.ndarray,
     corners: list[tuple[float, float]] | None = None,
     size: int = 6,
+    piece_height: float | None = None,
 ) -> Calibration:
     """Learn the board from an image of the start position; raises CalibrationFailed.
 
     With ``corners`` (marker-free board) ``size`` says which board it is; otherwise the
-    markers say.
+    markers say. ``piece_height`` (mm, as a maker measures it) is where the pieces' tops
+    are read; without it, it is judged from the image (``_piece_height``), which a
+    printed or textured set can mislead.
     """
+    if piece_height is not None and not 0 <= piece_height <= MAX_PIECE_HEIGHT_MM:
+        raise ValueError(f"bad piece height {piece_height!r} mm "
+                         f"(expected 0 to {MAX_PIECE_HEIGHT_MM:g})")
     height, width = image.shape[:2]
     if corners is None:
         located = _camera_from_markers(config, image)
         if located is None:
-            return _calibrate_drawn_board(config, image)
+            return _calibrate_drawn_board(config, image, piece_height)
         size, camera = located
     else:
         homography_from_corners(size, corners, (width, height))
@@ -327,7 +335,8 @@ def calibrate(
     layout = sampling_layout(config, size, frozenset(PIECE_LABELS), palette=True)
     expected = start_labels(size)
     occupied = expected != LABELS.index(PointLabel.EMPTY)
-    top = _piece_height(layout, model, camera, image, expected)
+    top = (_piece_height(layout, model, camera, image, expected) if piece_height is None
+           else piece_height)
     maps = view_maps(layout, model, camera, top)
     samples = sample_board(layout, image, maps, occupied)
     paper, shadows = _clear_paper(config, layout, samples, maps, occupied)
@@ -588,7 +597,8 @@ def _spread(colours: np.ndarray) -> float:
                              0.9))
 
 
-def _calibrate_drawn_board(config: VisionConfig, image: np.ndarray) -> Calibration:
+def _calibrate_drawn_board(config: VisionConfig, image: np.ndarray,
+                           piece_height: float | None) -> Calibration:
     """Calibrate a board without markers found by its lines and loops (``vision.find_board``),
     its corners kept as if clicked. Of the ways round that put the start position's pieces
     on ranks, rank 1 nearer the image's bottom is tried first; the other way is tried only
@@ -601,7 +611,7 @@ def _calibrate_drawn_board(config: VisionConfig, image: np.ndarray) -> Calibrati
     failure: CalibrationFailed | None = None
     for turn in (turns[0], turns[2]):
         try:
-            return calibrate(config, image, found.corners(turn), found.size)
+            return calibrate(config, image, found.corners(turn), found.size, piece_height)
         except CalibrationFailed as error:
             failure = failure or error
     assert failure is not None
@@ -857,7 +867,7 @@ def _calibration_from_json(data: object) -> Calibration:
         raise ValueError(f"bad board size {size!r}")
     camera = CameraModel.from_json(data["camera"])
     piece_height = float(data.get("piece_height", 0.0))
-    if not 0 <= piece_height <= 50:
+    if not 0 <= piece_height <= MAX_PIECE_HEIGHT_MM:
         raise ValueError(f"bad piece height {piece_height!r}")
     corners_data = data.get("corners")
     corners = None

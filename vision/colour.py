@@ -197,8 +197,20 @@ class Classification:
     """The model the frame was read with, when fitted to it (:func:`classify_in_frame`)."""
 
 
-def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> Classification:
-    """Label every point's features (points, labels, FEATURES) with a confidence."""
+SHADOW_DEEPEST = 1.3
+"""Darkest (log, below the paper round the point, on the pieces' tops' plane) a point may
+look for its darkness to be taken for a shadow: a low lamp's shadows were measured 1.0-1.4
+deep on Blender renders, dark sets 1.7-2.2."""
+
+
+def classify(config: VisionConfig, model: ColourModel, features: np.ndarray,
+             shadowed: np.ndarray | None = None) -> Classification:
+    """Label every point's features (points, labels, FEATURES) with a confidence.
+
+    ``shadowed`` (points,) marks the points a piece's long shadow may cover in this frame
+    (``vision.shadows``): there, a point showing its cross plainly and the paper's colour
+    is judged as bare paper as bright as the paper round it (see :func:`_out_of_shadow`).
+    """
     empty = LABELS.index(PointLabel.EMPTY)
     cross = features[:, empty, 3]
     # A bare point in a piece's shadow is lit by the room's other light alone: when that is
@@ -208,6 +220,8 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     features = features.copy()
     features[:, empty, :3] = brightness + without_cool_light(
         config, bare_colour - brightness, np.maximum(-brightness[:, 0], 0.0))
+    if shadowed is not None and shadowed.any():
+        features[:, empty, :3] = _out_of_shadow(config, model, features, shadowed)
     # A line seen more plainly than the bare points showed it at calibration (out of a
     # shadow, or of a spotlight's glare) is no evidence against bare paper.
     features[:, empty, 3] = np.minimum(cross, model.means[empty, 3])
@@ -234,8 +248,37 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     return result
 
 
-def classify_in_frame(config: VisionConfig, model: ColourModel, features: np.ndarray
-                      ) -> Classification:
+def _out_of_shadow(config: VisionConfig, model: ColourModel, features: np.ndarray,
+                   shadowed: np.ndarray) -> np.ndarray:
+    """(points, 3) the bare label's colours with a shadow's darkness taken away where
+    ``shadowed`` points show their printed cross as plainly as a sharp frame's bare points,
+    keep the paper's colour (``features``' bare colours have cooler light taken away
+    already), and are no darker than SHADOW_DEEPEST on the tops' plane.
+
+    Under a low lamp each piece casts a shadow a pitch or two long over the next points.
+    The start position's bare points lay mostly out of them, so the bare label learned
+    little of a shadow's darkness: a shadowed bare point was read unsurely, nearly as a
+    dark piece, though it showed its lines plainly. A dark piece hides its lines (a few
+    grey levels of shading on its side are no line: ``vision.sampling.LINE_DEPTH``), and
+    a coloured or pale one has its own colour or none of the lines. Only where the lamp's
+    shadows were learned and fall in this frame: a printed top's rings may pass for lines.
+    """
+    empty = LABELS.index(PointLabel.EMPTY)
+    colour = features[:, empty, :3]
+    brightness = colour.mean(axis=1)
+    paper_colour = model.means[empty, :3] - model.means[empty, :3].mean()
+    papery = np.linalg.norm(colour - brightness[:, None] - paper_colour, axis=1) \
+        <= config.paper_chroma_tolerance
+    tops = features[:, [index for index in range(len(LABELS)) if index != empty], :3]
+    in_shadow = (shadowed & papery & (features[:, empty, 3] >= sharp_level(config, model))
+                 & (tops.mean(axis=2).min(axis=1) >= -SHADOW_DEEPEST))
+    darkness = np.clip(-brightness, 0.0, config.paper_dark_tolerance)
+    lifted: np.ndarray = colour + np.where(in_shadow, darkness, 0.0)[:, None]
+    return lifted
+
+
+def classify_in_frame(config: VisionConfig, model: ColourModel, features: np.ndarray,
+                      shadowed: np.ndarray | None = None) -> Classification:
     """Like :func:`classify`, with the piece sets' colours fitted to this frame when some
     point is unsure.
 
@@ -245,8 +288,9 @@ def classify_in_frame(config: VisionConfig, model: ColourModel, features: np.nda
     pieces read as it with full confidence follows the shift; unsure ones do not count
     (two glared black tops read as red among three red pieces pulled red's median to
     them, and made one of them sure). Fewer than ``frame_fit_pieces`` move nothing.
+    ``shadowed`` as for :func:`classify`.
     """
-    first = classify(config, model, features)
+    first = classify(config, model, features, shadowed)
     sure = first.confidences >= config.confident
     if sure.all():
         return first
@@ -261,7 +305,7 @@ def classify_in_frame(config: VisionConfig, model: ColourModel, features: np.nda
             shift *= config.frame_fit_limit / length
         means[index, :3] += shift
     fitted = ColourModel(means, model.covariances)
-    return replace(classify(config, fitted, features), model=fitted)
+    return replace(classify(config, fitted, features, shadowed), model=fitted)
 
 
 def sharp_level(config: VisionConfig, model: ColourModel) -> float:

@@ -77,6 +77,7 @@ from vision.sampling import (
     wide_cross,
 )
 from vision.set_contrast import DISPUTED, confirmed, disputed, on_own_side
+from vision.shadows import shadowed_cells
 
 LIT_PAPER = 0.3
 """Most a point read as a piece of a set unlike the paper may be brighter (log) than the
@@ -273,11 +274,13 @@ class BoardReader:
         # and the frame is judged once; where it does not, it is judged again.
         guess = self._last_occupied
         samples = sample_board(self._layout, frame, maps, guess)
-        result = classify_in_frame(self.config, self.colours, samples.features)
+        result = classify_in_frame(self.config, self.colours, samples.features,
+                                   self._in_shadows(guess))
         occupied = result.labels != _EMPTY
         if guess is None or not np.array_equal(occupied, guess):
             samples = judged_against_paper(self._layout, samples, maps.cover, occupied)
-            result = classify_in_frame(self.config, self.colours, samples.features)
+            result = classify_in_frame(self.config, self.colours, samples.features,
+                                       self._in_shadows(occupied))
             occupied = result.labels != _EMPTY
         palette_scores = self._palette_scores(samples)
         palette_says = None if palette_scores is None else verdicts(palette_scores)
@@ -285,7 +288,8 @@ class BoardReader:
         if not (result.confidences >= self.config.confident).all():
             levelled = self._cross_at_local_level(samples.features, result)
             if levelled is not None:
-                result = classify_in_frame(self.config, self.colours, levelled)
+                result = classify_in_frame(self.config, self.colours, levelled,
+                                           self._in_shadows(occupied))
                 occupied = result.labels != _EMPTY
             if self.calibration.set_contrast is not None:
                 result = replace(result, confidences=confirmed(
@@ -411,6 +415,15 @@ class BoardReader:
         levelled = features.copy()
         levelled[:, :, 3] = np.minimum(features[:, :, 3] * gain[:, None], 1.0)
         return levelled
+
+    def _in_shadows(self, occupied: np.ndarray | None) -> np.ndarray | None:
+        """(points,) the points the long shadows of pieces on ``occupied`` points reach,
+        as the calibration learned them (a low lamp's); None when it learned none."""
+        reach = self.calibration.shadow_reach
+        if reach is None or occupied is None:
+            return None
+        return shadowed_cells(reach, self._layout.point_grid, self._layout.point_grid,
+                              occupied)
 
     def _adapt(self, features: np.ndarray, labels: np.ndarray) -> None:
         """Nudge the colour model towards a confidently read frame's colours.

@@ -712,6 +712,11 @@ def wide_cross(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
                           samples.lit_paper)
 
 
+LINE_DEPTH = 5.0
+"""Least dip (grey levels, 0-255) across an arm that counts as its printed line. The ink
+lies tens of levels below the paper, even in a deep shadow; the side of a dark piece, where
+its point's arms are sampled, varies by a few levels (noise, shading) which are a large
+share of its own darkness: black pieces showed half a cross."""
 CROSS_PAPER_CHROMA = 0.2
 """Most the colour (chroma, log units) beside an arm may differ from the paper's round the
 point for the arm to count: a dark band between a piece's printed rings is no line."""
@@ -735,7 +740,11 @@ def cross_contrast(profiles: np.ndarray, arms: np.ndarray, paper: np.ndarray,
     if lit_paper is not None:
         # A point the lamp lights between the pieces' shadows has the lit paper's colour.
         papery |= _like_paper(sides, lit_paper)
-    contrast = np.where(arms, np.where(papery, 1 - on / np.maximum(beside, 1.0), 0.0), np.inf)
+    # ... and the dip must be deeper than the shading and noise of a dark surface: on a dark
+    # piece's side a few grey levels are a large share, and read as a line there.
+    deep = beside - on >= LINE_DEPTH
+    contrast = np.where(arms, np.where(papery & deep, 1 - on / np.maximum(beside, 1.0), 0.0),
+                        np.inf)
     # The median of each point's printed arms (missing arms sort last as infinities);
     # numpy's nanmedian costs a millisecond a frame here.
     ordered = np.sort(contrast, axis=1)

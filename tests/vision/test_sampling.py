@@ -11,7 +11,13 @@ from vision.calibrate import Calibration
 from vision.config import VisionConfig
 from vision.locate import BoardLocator
 from vision.render import Pose, Scene, render
-from vision.sampling import judged_against_paper, sample_board, sampling_layout, view_maps
+from vision.sampling import (
+    cross_contrast,
+    judged_against_paper,
+    sample_board,
+    sampling_layout,
+    view_maps,
+)
 
 
 @pytest.mark.parametrize("size", [6, 7])
@@ -44,3 +50,25 @@ def test_corner_points_show_their_lines_as_plainly_as_the_others(
                                    np.zeros(36, bool))
     corners = samples.cross[[0, 5, 30, 35]]
     assert corners.min() > 0.7 * float(np.median(samples.cross))
+
+
+def _profiles(across: list[float]) -> np.ndarray:
+    """One point's four arms, each showing ``across`` (grey levels, CROSS_ACROSS order)."""
+    grey = np.array(across, np.float32)
+    return np.repeat(np.repeat(grey[None, None, :, None], 4, axis=1), 3, axis=3)
+
+
+@pytest.mark.parametrize(("across", "line"), [
+    # Printed ink on paper in a low lamp's shadow: tens of levels below the paper beside.
+    ([80, 74, 52, 34, 55, 76, 82], True),
+    # The side of a black piece where its point's arms are sampled: shading and noise of a
+    # few levels, a fifth of its own darkness. Taken for a line, black pieces showed half a
+    # cross, and a shadowed bare point showing its lines was read nearly as a black piece.
+    ([26, 30, 27, 22, 24, 29, 27], False),
+])
+def test_a_line_is_a_dip_deeper_than_a_dark_surface_varies(across: list[float],
+                                                           line: bool) -> None:
+    arms = np.ones((1, 4), bool)
+    paper = np.array([[90.0, 90.0, 90.0]])
+    contrast = float(cross_contrast(_profiles(across), arms, paper)[0])
+    assert (contrast > 0.3) if line else contrast == 0.0

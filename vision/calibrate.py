@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -135,6 +136,11 @@ MIN_PARALLAX_PITCHES = 0.1
 the image to tell the height."""
 MAX_PIECE_HEIGHT_MM = 50.0
 """Highest pieces' tops a calibration takes, mm: far above any board game's pieces."""
+RETRY_PROBE_MM = 8.0
+"""Height of the tallest common pieces (draughts, domed shells): other heights are tried when
+a top this tall would stand MIN_PARALLAX_PITCHES off its point."""
+RETRIED_HEIGHTS = 2
+"""Most heights tried after the judged one, when calibrating at it fails."""
 HEIGHT_TIE = 1.05
 """Heights whose discs are this close to the most even count as a tie."""
 WIDE_TOP_SPREAD = 0.3
@@ -334,15 +340,32 @@ def calibrate(
     model = board_model(size)
     layout = sampling_layout(config, size, frozenset(PIECE_LABELS), palette=True)
     expected = start_labels(size)
+    stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
+    heights = iter([piece_height]) if piece_height is not None else _piece_heights(
+        layout, model, camera, image, expected)
+    failure: CalibrationFailed | None = None
+    for top in heights:
+        try:
+            return _calibrate_at(config, image, layout, model, camera, stored, top)
+        except CalibrationFailed as error:
+            # The first height tried is the one judged best: its failure is the one to tell.
+            failure = failure or error
+    assert failure is not None
+    raise failure
+
+
+def _calibrate_at(config: VisionConfig, image: np.ndarray, layout: SamplingLayout,
+                  model: BoardModel, camera: CameraModel,
+                  stored: tuple[tuple[float, float], ...] | None, top: float) -> Calibration:
+    """The calibration with the pieces' tops read at ``top`` mm; raises CalibrationFailed."""
+    size = model.size
+    expected = start_labels(size)
     occupied = expected != LABELS.index(PointLabel.EMPTY)
-    top = (_piece_height(layout, model, camera, image, expected) if piece_height is None
-           else piece_height)
     maps = view_maps(layout, model, camera, top)
     samples = sample_board(layout, image, maps, occupied)
     paper, shadows = _clear_paper(config, layout, samples, maps, occupied)
     learned = _learn_any(config, size, samples, maps.cover, expected,
                          wide_tops(samples, expected), _start_palette(samples, expected))
-    stored = None if corners is None else tuple((float(x), float(y)) for x, y in corners)
     calibration = Calibration(size, camera, learned.colours, stored, top,
                               triple(paper.chroma), learned.top_patterns, learned.set_contrast,
                               learned.glare_reach, learned.rim_check,
@@ -649,13 +672,9 @@ def _piece_height(layout: SamplingLayout, model: BoardModel, camera: CameraModel
     Seen from nearly straight above, a top at any height lands nearly on its point, so
     the image cannot tell the height and it hardly matters: the paper's (0) is kept.
     """
-    points = np.array([model.point_mm(p) for p in model.points])
-    # Where the camera sees the board most from the side (its far points, or the edges
-    # of a wide lens's view) is where the height shows, and where it matters.
-    parallax = np.quantile(np.linalg.norm(camera.project_sheet(points, PARALLAX_PROBE_MM)
-                                          - camera.project_sheet(points), axis=1), 0.9)
-    pitch = np.linalg.norm(camera.project_sheet(points[1:2]) - camera.project_sheet(points[:1]))
-    if parallax < MIN_PARALLAX_PITCHES * pitch:
+    # Where the camera sees the board most from the side is where the height shows, and
+    # where it matters.
+    if _parallax(model, camera, PARALLAX_PROBE_MM) < MIN_PARALLAX_PITCHES:
         return 0.0
     pieces = layout.point_pixels[expected != LABELS.index(PointLabel.EMPTY)]
     spreads = []
@@ -670,6 +689,56 @@ def _piece_height(layout: SamplingLayout, model: BoardModel, camera: CameraModel
     # The lowest height of a near tie: seen from straight above, height hardly matters.
     close = np.flatnonzero(np.array(spreads) <= min(spreads) * HEIGHT_TIE)
     return TOP_HEIGHTS_MM[int(close[0])]
+
+
+def _piece_heights(layout: SamplingLayout, model: BoardModel, camera: CameraModel,
+                   image: np.ndarray, expected: np.ndarray) -> Iterator[float]:
+    """The heights to read the start position's tops at, the one judged best first
+    (``_piece_height``); then, where tall pieces would stand visibly off their points,
+    up to ``RETRIED_HEIGHTS`` others, those at which the two sets look most apart first.
+
+    How even the tops look misjudges ringed, printed, domed or textured tops: seen 15 to 35
+    degrees from above, shells 6.8 mm tall were read at the paper, where each disc took in
+    a white shell's shaded side, and the start position was refused as "the two piece sets
+    look alike"; ringed tops 4 mm tall were read at 2 mm and refused for odd points.
+    A calibration that succeeds at the judged height is kept as it was; the others are
+    tried only when it fails, and pass every check the first one must.
+    """
+    first = _piece_height(layout, model, camera, image, expected)
+    yield first
+    if _parallax(model, camera, RETRY_PROBE_MM) < MIN_PARALLAX_PITCHES:
+        return
+    red, black = (LABELS.index(label) for label in PIECE_LABELS)
+    apart = {}
+    for height in TOP_HEIGHTS_MM:
+        if height == first:
+            continue
+        view = remap(image, view_maps(layout, model, camera, height).tops)
+        discs = view.reshape(-1, 3).astype(np.float32)[layout.point_pixels]
+        colours = np.log(np.maximum(np.partition(discs, layout.colour_rank, axis=1)[
+            :, layout.colour_rank], 1.0))
+        apart[height] = _separation(colours[expected == red], colours[expected == black])
+    yield from sorted(apart, key=lambda height: -apart[height])[:RETRIED_HEIGHTS]
+
+
+def _parallax(model: BoardModel, camera: CameraModel, height: float) -> float:
+    """How far (pitches) a top ``height`` mm tall stands off its point in the image, at the
+    board's most slanted tenth: where the camera sees the board most from the side (its
+    far points, or the edges of a wide lens's view)."""
+    points = np.array([model.point_mm(p) for p in model.points])
+    shift = np.quantile(np.linalg.norm(camera.project_sheet(points, height)
+                                       - camera.project_sheet(points), axis=1), 0.9)
+    pitch = np.linalg.norm(camera.project_sheet(points[1:2]) - camera.project_sheet(points[:1]))
+    return float(shift / pitch)
+
+
+def _separation(first: np.ndarray, second: np.ndarray) -> float:
+    """How far apart two sets of colours (n, 3) lie against how widely they spread: the
+    squared distance between their medians over their mean squared spreads."""
+    spreads = sum(float(np.mean(np.sum((colours - np.median(colours, axis=0)) ** 2, axis=1)))
+                  for colours in (first, second))
+    gap = float(np.sum((np.median(first, axis=0) - np.median(second, axis=0)) ** 2))
+    return gap / max(spreads, 1e-6)
 
 
 def _alike(result: Classification, unsure: np.ndarray) -> str:

@@ -73,10 +73,13 @@ def test_paper_warmer_in_a_spotlight_is_not_taken_for_a_sleeve(
 def test_a_start_image_whose_lines_a_spotlight_burnt_white_says_so(
         config: VisionConfig) -> None:
     # The spotlight's cone overexposes the middle of the sheet: its lines do not show, and
-    # the refusal says what to change rather than only which points look odd.
+    # the refusal says what to change rather than only which points look odd. (Read at the
+    # paper, as given here, the sets look alike; at the heights tried when none is given,
+    # they do not, and the start position calibrates.)
     image = cv2.imread(str(ROOMS / "spotlight-burnt-start.jpg"))
     with pytest.raises(CalibrationFailed, match="printed lines hardly show: dim or move the lamp"):
-        calibrate(config, image)
+        calibrate(config, image, piece_height=0.0)
+    assert calibrate(config, image).piece_height > 0
 
 
 def test_a_white_top_whose_lines_show_farther_across_is_read_from_the_game(

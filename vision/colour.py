@@ -198,9 +198,9 @@ class Classification:
 
 
 SHADOW_DEEPEST = 1.3
-"""Darkest (log, below the paper round the point, on the pieces' tops' plane) a point may
-look for its darkness to be taken for a shadow: a low lamp's shadows were measured 1.0-1.4
-deep on Blender renders, dark sets 1.7-2.2."""
+"""Darkest (log, below the paper round the point) a point may look, on the paper's plane
+and on the pieces' tops', for its darkness to be taken for a shadow: a low lamp's shadows
+were measured 0.8-1.4 deep on Blender renders, dark sets 1.5-2.2."""
 
 
 def classify(config: VisionConfig, model: ColourModel, features: np.ndarray,
@@ -208,20 +208,17 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray,
     """Label every point's features (points, labels, FEATURES) with a confidence.
 
     ``shadowed`` (points,) marks the points a piece's long shadow may cover in this frame
-    (``vision.shadows``): there, a point showing its cross plainly and the paper's colour
-    is judged as bare paper as bright as the paper round it (see :func:`_out_of_shadow`).
+    (``vision.shadows``): there, a point showing its lines on the paper
+    (:func:`lines_on_paper`) is judged as bare paper as bright as the paper round it (see
+    :func:`_out_of_shadow`).
     """
     empty = LABELS.index(PointLabel.EMPTY)
     cross = features[:, empty, 3]
-    # A bare point in a piece's shadow is lit by the room's other light alone: when that is
-    # cooler, so is the point.
-    bare_colour = features[:, empty, :3]
-    brightness = bare_colour.mean(axis=1, keepdims=True)
+    paper_lines = lines_on_paper(config, model, features) if shadowed is not None else None
     features = features.copy()
-    features[:, empty, :3] = brightness + without_cool_light(
-        config, bare_colour - brightness, np.maximum(-brightness[:, 0], 0.0))
-    if shadowed is not None and shadowed.any():
-        features[:, empty, :3] = _out_of_shadow(config, model, features, shadowed)
+    features[:, empty, :3] = _without_cool_shadow(config, features[:, empty, :3])
+    if shadowed is not None and paper_lines is not None:
+        features[:, empty, :3] = _out_of_shadow(config, features, shadowed & paper_lines)
     # A line seen more plainly than the bare points showed it at calibration (out of a
     # shadow, or of a spotlight's glare) is no evidence against bare paper.
     features[:, empty, 3] = np.minimum(cross, model.means[empty, 3])
@@ -248,32 +245,59 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray,
     return result
 
 
-def _out_of_shadow(config: VisionConfig, model: ColourModel, features: np.ndarray,
-                   shadowed: np.ndarray) -> np.ndarray:
-    """(points, 3) the bare label's colours with a shadow's darkness taken away where
-    ``shadowed`` points show their printed cross as plainly as a sharp frame's bare points,
-    keep the paper's colour (``features``' bare colours have cooler light taken away
-    already), and are no darker than SHADOW_DEEPEST on the tops' plane.
+def _without_cool_shadow(config: VisionConfig, colours: np.ndarray) -> np.ndarray:
+    """(points, 3) bare points' ``colours`` with the cooler light of a shadow taken away: a
+    bare point in a piece's shadow is lit by the room's other light alone, and when that is
+    cooler, so is the point (up to as far again as it is dark)."""
+    brightness = colours.mean(axis=1, keepdims=True)
+    result: np.ndarray = brightness + without_cool_light(
+        config, colours - brightness, np.maximum(-brightness[:, 0], 0.0))
+    return result
+
+
+def lines_on_paper(config: VisionConfig, model: ColourModel, features: np.ndarray
+                   ) -> np.ndarray:
+    """(points,) the points that show their printed cross as plainly as a sharp frame's bare
+    points, with the paper's colour (a shadow's cooler light allowed for), no darker than
+    a shadow (SHADOW_DEEPEST): bare paper, maybe in a shadow.
+
+    A piece on its point hides the middle of its cross, where the arms are sampled: a dark
+    one all of it (a few grey levels of shading on its side are no line:
+    ``vision.sampling.LINE_DEPTH``), one set down a third of a pitch off shows an arm or
+    two. A printed top's rings may pass for lines, but the point then has the print's
+    colours, not the paper's. A dark glossy top at the board's edge, its rim mirroring
+    the lamp, showed most of a cross, and is darker than any shadow.
+    """
+    empty = LABELS.index(PointLabel.EMPTY)
+    colours = _without_cool_shadow(config, features[:, empty, :3])
+    brightness = colours.mean(axis=1, keepdims=True)
+    paper_chroma = model.means[empty, :3] - model.means[empty, :3].mean()
+    papery = np.linalg.norm(colours - brightness - paper_chroma, axis=1) \
+        <= config.paper_chroma_tolerance
+    result: np.ndarray = (papery & (brightness[:, 0] >= -SHADOW_DEEPEST)
+                          & (features[:, empty, 3] >= sharp_level(config, model)))
+    return result
+
+
+def _out_of_shadow(config: VisionConfig, features: np.ndarray, showing: np.ndarray
+                   ) -> np.ndarray:
+    """(points, 3) the bare label's colours of ``features`` with a shadow's darkness taken
+    away where the points ``showing`` their lines on the paper in a piece's long shadow are
+    no darker than SHADOW_DEEPEST on the tops' plane.
 
     Under a low lamp each piece casts a shadow a pitch or two long over the next points.
     The start position's bare points lay mostly out of them, so the bare label learned
     little of a shadow's darkness: a shadowed bare point was read unsurely, nearly as a
-    dark piece, though it showed its lines plainly. A dark piece hides its lines (a few
-    grey levels of shading on its side are no line: ``vision.sampling.LINE_DEPTH``), and
-    a coloured or pale one has its own colour or none of the lines. Only where the lamp's
-    shadows were learned and fall in this frame: a printed top's rings may pass for lines.
+    dark piece, though it showed its lines plainly. Only where the lamp's shadows were
+    learned and fall in this frame, and not as dark as a dark set: a dark top set down a
+    third of a pitch off its point may show most of its cross.
     """
     empty = LABELS.index(PointLabel.EMPTY)
     colour = features[:, empty, :3]
-    brightness = colour.mean(axis=1)
-    paper_colour = model.means[empty, :3] - model.means[empty, :3].mean()
-    papery = np.linalg.norm(colour - brightness[:, None] - paper_colour, axis=1) \
-        <= config.paper_chroma_tolerance
     tops = features[:, [index for index in range(len(LABELS)) if index != empty], :3]
-    in_shadow = (shadowed & papery & (features[:, empty, 3] >= sharp_level(config, model))
-                 & (tops.mean(axis=2).min(axis=1) >= -SHADOW_DEEPEST))
-    darkness = np.clip(-brightness, 0.0, config.paper_dark_tolerance)
-    lifted: np.ndarray = colour + np.where(in_shadow, darkness, 0.0)[:, None]
+    lifted_points = showing & (tops.mean(axis=2).min(axis=1) >= -SHADOW_DEEPEST)
+    darkness = np.clip(-colour.mean(axis=1), 0.0, config.paper_dark_tolerance)
+    lifted: np.ndarray = colour + np.where(lifted_points, darkness, 0.0)[:, None]
     return lifted
 
 

@@ -40,7 +40,7 @@ from vision.colour import WARM, without_cool_light, without_warmth
 from vision.config import VisionConfig
 from vision.light_field import paper_light
 from vision.sampling import BoardSamples, SamplingLayout
-from vision.shadows import ShadowReach, shadowed_cells
+from vision.shadows import READ_HALF_WIDTH, ShadowReach, shadowed_cells
 
 MAX_EDGE_SAMPLES = 1
 """Most paper samples, each between four points and beside a piece, that a second look may
@@ -218,7 +218,7 @@ def _long_shadows(layout: SamplingLayout, reach: ShadowReach | None, pieces: np.
     """(cells,) the samples the shadows of ``pieces`` (points) reach, if ``reach``."""
     if reach is None:
         return np.zeros(len(layout.paper_grid), bool)
-    return shadowed_cells(reach, layout.paper_grid, layout.point_grid, pieces)
+    return shadowed_cells(reach, layout.paper_grid, layout.point_grid, pieces, READ_HALF_WIDTH)
 
 
 def _without_warm_light(config: VisionConfig, offset: np.ndarray,

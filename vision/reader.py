@@ -36,6 +36,7 @@ from vision.colour import (
     adapt,
     classify,
     classify_in_frame,
+    lines_on_paper,
     pale_labels,
     piece_share,
     sharp_level,
@@ -327,11 +328,12 @@ class BoardReader:
         flagged |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
         flagged |= self._paper_coloured(samples.features, result.labels, pale)
         # A label a point may hold besides the one read: what a split top's median tells,
-        # bare paper for a piece brighter than the paper round it or a pale one whose cross
-        # shows a little farther across (nothing else: a fingertip would hide the lines
-        # too), or a glossy set.
+        # bare paper for a piece brighter than the paper round it, a pale one whose cross
+        # shows a little farther across, or one read where the lines show as plainly as on
+        # bare paper (nothing else: a fingertip would hide the lines too), or a glossy set.
         may_be_bare = (self._brighter_than_paper(samples, result.labels, pale)
-                       | self._pale_on_lines(frame, maps, samples, pale))
+                       | self._pale_on_lines(frame, maps, samples, pale)
+                       | self._on_plain_lines(samples, result.labels))
         other = np.where(may_be_bare, _EMPTY, self._split_tops(samples, result))
         other = np.where(other == result.labels,
                          self._mirroring(samples, result.labels, pale), other)
@@ -556,6 +558,14 @@ class BoardReader:
         own = self.colours.means[labels, :3].mean(axis=1)
         darker = samples.relative.mean(axis=1) < own - PALE_DARKENED
         result: np.ndarray = pale & darker & (covered > PALE_UNDER_ANOTHER)
+        return result
+
+    def _on_plain_lines(self, samples: BoardSamples, labels: np.ndarray) -> np.ndarray:
+        """Pieces read where the point shows its lines on the paper
+        (``vision.colour.lines_on_paper``): a bare point deep in a low lamp's shadow, dark
+        and a little cool, showed its whole cross and was read surely as a black piece."""
+        result: np.ndarray = (labels != _EMPTY) & lines_on_paper(
+            self.config, self.colours, samples.features)
         return result
 
     def _brighter_than_paper(self, samples: BoardSamples, labels: np.ndarray,

@@ -34,6 +34,12 @@ HALF_WIDTH = 0.6
 """Distance (pitches) from a shadow's axis within which a paper sample's centre lies in it:
 a piece's radius and half a sample's, so that the samples either side of a file or rank
 along which a shadow falls (half a pitch off it) are in it."""
+READ_HALF_WIDTH = 0.85
+"""Half-width of the shadows the paper check allows in a frame: the soft edge of a tall
+piece's shadow grazes the samples beyond the grid's sides (0.8 of a pitch off a rank or
+file along which it falls), one of which was taken for a finger's edge. Learning keeps
+``HALF_WIDTH``: judged so wide, the lit samples it counted against a lamp's way picked
+another one."""
 SHADOWED = 0.2
 """Least depth (log, below the lit paper) of a sample counted as in shadow when learning."""
 LIT = 0.05
@@ -77,9 +83,10 @@ class ShadowReach:
 
 
 def shadowed_cells(reach: ShadowReach, cells: np.ndarray, points: np.ndarray,
-                   occupied: np.ndarray) -> np.ndarray:
+                   occupied: np.ndarray, half_width: float = HALF_WIDTH) -> np.ndarray:
     """(cells,) the paper samples (grid positions ``cells``) within the shadows cast from
-    the ``occupied`` points (grid positions ``points``)."""
+    the ``occupied`` points (grid positions ``points``), each ``half_width`` pitches either
+    side of its axis."""
     starts = points[np.asarray(occupied, bool)]
     if not len(starts):
         return np.zeros(len(cells), bool)
@@ -87,7 +94,7 @@ def shadowed_cells(reach: ShadowReach, cells: np.ndarray, points: np.ndarray,
     offsets = cells[:, None, :] - starts[None, :, :]
     along = np.clip(offsets @ direction, 0.0, reach.length)
     across = np.linalg.norm(offsets - along[..., None] * direction, axis=2)
-    result: np.ndarray = (across <= HALF_WIDTH).any(axis=1)
+    result: np.ndarray = (across <= half_width).any(axis=1)
     return result
 
 

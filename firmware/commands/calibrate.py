@@ -28,10 +28,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                   "in a window showing the image")
     parser.add_argument("--size", default=6, type=int, choices=(6, 7),
                         help="lines per side of a board without markers (default: 6)")
+    add_piece_height(parser)
+
+
+def add_piece_height(parser: argparse.ArgumentParser) -> None:
+    """The ``--piece-height`` option (``calibrate`` and ``setup``)."""
     parser.add_argument("--piece-height", type=float, metavar="MM",
                         help="height of the pieces' tops above the paper, measured with a "
                              "ruler (default: judged from the image, which printed or "
                              "textured tops can mislead under a slanted camera)")
+
+
+def checked_piece_height(height: float | None) -> float | None:
+    """``--piece-height`` as given; raises BadOption for an impossible one."""
+    from vision.calibrate import MAX_PIECE_HEIGHT_MM
+
+    if height is not None and not 0 <= height <= MAX_PIECE_HEIGHT_MM:
+        raise BadOption(f"invalid --piece-height: {height:g} (expected 0 to "
+                        f"{MAX_PIECE_HEIGHT_MM:g} mm)")
+    return height
 
 
 def parse_corners(text: str) -> list[tuple[float, float]]:
@@ -52,14 +67,12 @@ def corners_line(corners: Sequence[tuple[float, float]]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here so that other subcommands start without loading OpenCV.
-    from vision.calibrate import MAX_PIECE_HEIGHT_MM, calibrate, save_calibration
+    from vision.calibrate import calibrate, save_calibration
     from vision.config import VisionConfig
     from vision.sources import load_image
 
     corners = None if args.corners is None else parse_corners(args.corners)
-    if args.piece_height is not None and not 0 <= args.piece_height <= MAX_PIECE_HEIGHT_MM:
-        raise BadOption(f"invalid --piece-height: {args.piece_height:g} (expected 0 to "
-                        f"{MAX_PIECE_HEIGHT_MM:g} mm)")
+    piece_height = checked_piece_height(args.piece_height)
     image = load_image(args.image)
     if args.click:
         from firmware.corner_picker import pick_corners
@@ -67,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         corners = pick_corners(image, args.size)
         # Printed so the same corners can be given again with --corners, without a window.
         print(corners_line(corners))
-    calibration = calibrate(VisionConfig(), image, corners, args.size, args.piece_height)
+    calibration = calibrate(VisionConfig(), image, corners, args.size, piece_height)
     with writing(args.out):
         save_calibration(calibration, args.out)
     how = ("markers" if calibration.uses_markers else
@@ -80,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
               "side give these corners turned half way round with --corners, or use --click")
         print(corners_line(calibration.corners))
     # What was learned, so a maker can tell a sensible setup from a strange one.
-    judged = ("" if args.piece_height is not None else
+    judged = ("" if piece_height is not None else
               " (judged from the image; give --piece-height MM if they are not)")
     print(f"camera: {camera.viewing_angle_degrees():.0f} degrees from straight above, "
           f"lens distortion k1 {camera.distortion[0]:+.3f}, pieces' tops "

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from controller.errors import SurakartaError
 from firmware.commands import writing
+from firmware.commands.calibrate import add_piece_height, checked_piece_height
 
 if TYPE_CHECKING:
     import numpy as np
@@ -82,6 +83,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stop before installing the service")
     parser.add_argument("--unit-dir", type=Path, default=Path("~/.config/systemd/user"),
                         help="where user units live (default: ~/.config/systemd/user)")
+    add_piece_height(parser)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,12 +108,13 @@ class Sight:
 def run(args: argparse.Namespace) -> int:
     folder = args.folder.expanduser()
     state = args.state.expanduser()
+    piece_height = checked_piece_height(args.piece_height)
     sights: list[Sight] = []
     try:
         _step(1, "cameras", lambda: sights.extend(_cameras(args.camera, folder / "setup")))
         sight = _step(2, "the sheet", lambda: _check_sheet(sights))
         calibration = folder / "calibration.json"
-        _step(3, "calibration", lambda: _calibrate(sight, calibration))
+        _step(3, "calibration", lambda: _calibrate(sight, calibration, piece_height))
         config = folder / "board.toml"
         _step(4, "config", lambda: _write_config(sight.spec, calibration, state, config))
         _step(5, "self-test", lambda: _selftest(config, args.mock_pins))
@@ -392,17 +395,19 @@ def _marker_quality(sight: Sight) -> tuple[list[float], list[float]]:
 # ------------------------------------------------ calibration, config, ...
 
 
-def _calibrate(sight: Sight, out: Path) -> None:
+def _calibrate(sight: Sight, out: Path, piece_height: float | None) -> None:
     from vision.calibrate import calibrate, save_calibration
     from vision.config import VisionConfig
     from vision.errors import CalibrationFailed
 
     try:
-        calibration = calibrate(VisionConfig(), sight.frame)
+        calibration = calibrate(VisionConfig(), sight.frame, piece_height=piece_height)
     except CalibrationFailed as error:
+        height = ("" if piece_height is not None else
+                  "; for tall or patterned pieces, give their height with --piece-height MM")
         raise StepFailed(f"{error}: set up the start position (red on ranks 1 and 2, black "
                          "on the last two), every piece on its point, with even light and "
-                         "no hand in view") from None
+                         f"no hand in view{height}") from None
     with writing(out):
         save_calibration(calibration, out)
     camera = calibration.camera

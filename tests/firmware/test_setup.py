@@ -203,3 +203,18 @@ def test_from_a_fresh_install_to_a_board_that_plays(
     assert "board ready" in board.stderr
     journal = json.loads((tmp_path / "state" / "journal.json").read_text())
     assert journal["moves"][:1] == ["a2-a3"]
+
+
+def test_setup_reads_the_tops_at_the_height_the_maker_gives(
+        tmp_path: Path, photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert setup(tmp_path, photos / "start.png", "--no-service", "--piece-height", "6") == 0
+    assert "pieces' tops 6 mm up" in capsys.readouterr().out
+    calibration = json.loads((tmp_path / "config" / "calibration.json").read_text())
+    assert calibration["piece_height"] == 6
+
+
+def test_setup_refuses_an_impossible_piece_height_before_looking_for_cameras(
+        tmp_path: Path, photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert setup(tmp_path, photos / "start.png", "--piece-height", "-3") == 2
+    assert "invalid --piece-height" in capsys.readouterr().err
+    assert not (tmp_path / "config").exists()

@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from vision.config import VisionConfig
+from vision.reductions import mean_along, median_along
 
 
 class PointLabel(Enum):
@@ -78,7 +79,7 @@ def dark_without_cross(config: VisionConfig, features: np.ndarray) -> np.ndarray
     ``features`` as in :func:`classify`.
     """
     bare = features[:, LABELS.index(PointLabel.EMPTY)]
-    result: np.ndarray = (bare[:, :3].mean(axis=1) < -config.shadow_needs_cross) & (
+    result: np.ndarray = (mean_along(bare[:, :3], 1) < -config.shadow_needs_cross) & (
         bare[:, 3] < 0.5)
     return result
 
@@ -87,7 +88,8 @@ def without_warmth(chroma: np.ndarray, cooler: np.ndarray | float,
                    warmer: np.ndarray | float) -> np.ndarray:
     """(n, 3) log chroma with its move along the warm-cool axis taken away, as far as up to
     ``cooler`` towards cool and up to ``warmer`` towards warm (per sample or for all)."""
-    move = np.clip(chroma @ WARM, -np.asarray(cooler), np.asarray(warmer))
+    # Bounded by maximum and minimum: np.clip's wrapper costs more than both.
+    move = np.minimum(np.maximum(chroma @ WARM, -np.asarray(cooler)), warmer)
     result: np.ndarray = chroma - move[:, None] * WARM
     return result
 
@@ -204,7 +206,7 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     # A bare point in a piece's shadow is lit by the room's other light alone: when that is
     # cooler, so is the point.
     bare_colour = features[:, empty, :3]
-    brightness = bare_colour.mean(axis=1, keepdims=True)
+    brightness = mean_along(bare_colour, 1, keepdims=True)
     features = features.copy()
     features[:, empty, :3] = brightness + without_cool_light(
         config, bare_colour - brightness, np.maximum(-brightness[:, 0], 0.0))
@@ -214,7 +216,7 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     first = _posterior(config, model, features)
     bare = first.labels == empty
     level = sharp_level(config, model)
-    sharp = bare.sum() >= 3 and bool(np.median(cross[bare]) >= level)
+    sharp = bare.sum() >= 3 and bool(median_along(cross[bare], 0) >= level)
     # In a frame sharp enough to show the bare points' crosses plainly, a missing cross is
     # strong evidence of a piece: the bare label's spread in it narrows to match.
     narrowed = pale_bare_cross_spread(config, float(model.means[empty, 3]))
@@ -255,7 +257,7 @@ def classify_in_frame(config: VisionConfig, model: ColourModel, features: np.nda
         chosen = (first.labels == index) & sure
         if label is PointLabel.EMPTY or chosen.sum() < config.frame_fit_pieces:
             continue
-        shift = np.median(features[chosen, index, :3], axis=0) - model.means[index, :3]
+        shift = median_along(features[chosen, index, :3], 0) - model.means[index, :3]
         length = float(np.linalg.norm(shift))
         if length > config.frame_fit_limit:
             shift *= config.frame_fit_limit / length
@@ -416,11 +418,26 @@ def _posterior(config: VisionConfig, model: ColourModel, features: np.ndarray) -
     return Classification(labels, confidences, distances)
 
 
+_pale_labels_by_means: dict[tuple[bytes, float], tuple[int, ...]] = {}
+
+
 def pale_labels(config: VisionConfig, model: ColourModel) -> list[int]:
     """The piece labels whose colour is too near the paper's to tell them apart by colour."""
-    empty = LABELS.index(PointLabel.EMPTY)
-    return [index for index in range(len(LABELS)) if index != empty and float(
-        np.linalg.norm(model.means[index, :3] - model.means[empty, :3])) < config.pale_piece]
+    # From a small cache: a frame asks three or four times, and the model changes every
+    # few frames at most.
+    key = (model.means.tobytes(), config.pale_piece)
+    pale = _pale_labels_by_means.get(key)
+    if pale is None:
+        empty = LABELS.index(PointLabel.EMPTY)
+        pale = tuple(index for index in range(len(LABELS)) if index != empty and float(
+            np.linalg.norm(model.means[index, :3] - model.means[empty, :3])) < config.pale_piece)
+        if len(_pale_labels_by_means) >= _TABLES_KEPT:
+            del _pale_labels_by_means[next(iter(_pale_labels_by_means))]
+        _pale_labels_by_means[key] = pale
+    return list(pale)
+
+
+_LABEL_INDICES = np.arange(len(LABELS))
 
 
 class PieceShare(NamedTuple):
@@ -443,17 +460,22 @@ def piece_share(config: VisionConfig, model: ColourModel, pixels: np.ndarray) ->
     means = model.means[:, :3]
     inverse = _pixel_inverses(config, model)
     # One matrix product per label: several times faster than one einsum over all three.
-    squared = np.stack([(((pixels - mean) @ inverse_covariance) * (pixels - mean)).sum(axis=2)
+    squared = np.stack([_squared_lengths(pixels - mean, inverse_covariance)
                         for mean, inverse_covariance in zip(means, inverse, strict=True)],
                        axis=2)
     nearest = squared.argmin(axis=2)
     # A pale piece's pixels look like paper's: only the coloured and dark sets count.
-    telling = [i for i in range(len(LABELS))
-               if i != LABELS.index(PointLabel.EMPTY) and i not in pale_labels(config, model)]
-    counts = np.stack([(nearest == index).sum(axis=1) for index in range(len(LABELS))], axis=1)
-    counts[:, [i for i in range(len(LABELS)) if i not in telling]] = 0
+    silent = [LABELS.index(PointLabel.EMPTY), *pale_labels(config, model)]
+    counts = np.add.reduce(nearest[:, :, None] == _LABEL_INDICES, axis=1)
+    counts[:, silent] = 0
     label = np.where(counts.any(axis=1), counts.argmax(axis=1), LABELS.index(PointLabel.EMPTY))
     return PieceShare(counts.sum(axis=1) / nearest.shape[1], label)
+
+
+def _squared_lengths(differences: np.ndarray, inverse_covariance: np.ndarray) -> np.ndarray:
+    """(points, k) the squared Mahalanobis length of each of ``differences`` (points, k, 3)."""
+    result: np.ndarray = np.add.reduce((differences @ inverse_covariance) * differences, axis=2)
+    return result
 
 
 _pixel_inverses_by_model: dict[tuple[bytes, float, float], np.ndarray] = {}
@@ -485,5 +507,5 @@ def adapt(config: VisionConfig, model: ColourModel, features: np.ndarray,
     for index in range(len(LABELS)):
         chosen = features[labels == index, index]
         if len(chosen):
-            means[index] = (1 - rate) * means[index] + rate * chosen.mean(axis=0)
+            means[index] = (1 - rate) * means[index] + rate * mean_along(chosen, 0)
     return ColourModel(means, model.covariances)

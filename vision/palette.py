@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from vision.colour import LABELS, PointLabel
+from vision.reductions import mean_along
 
 BINS = 12
 """Bins per axis of a palette: brightness, red against green, blue against green."""
@@ -104,12 +105,14 @@ def bin_codes(pixel_logs: np.ndarray, paper_logs: np.ndarray) -> np.ndarray:
     """(points, k) each pixel's palette bin; ``pixel_logs`` (points, k, 3) log BGR of the
     pixels, ``paper_logs`` (points, 3) log BGR of the paper round each point."""
     relative = pixel_logs - paper_logs[:, None, :]
-    axes = (relative.mean(axis=2), relative[..., 2] - relative[..., 1],
+    axes = (mean_along(relative, 2), relative[..., 2] - relative[..., 1],
             relative[..., 0] - relative[..., 1])
     ranges = (BRIGHTNESS_RANGE, CHROMA_RANGE, CHROMA_RANGE)
     code = np.zeros(relative.shape[:2], np.intp)
     for values, (low, high) in zip(axes, ranges, strict=True):
-        index = np.clip(((values - low) / (high - low) * BINS).astype(np.intp), 0, BINS - 1)
+        # Bounded by maximum and minimum: np.clip's wrapper costs more than both.
+        index = np.minimum(np.maximum(
+            ((values - low) / (high - low) * BINS).astype(np.intp), 0), BINS - 1)
         code = code * BINS + index
     return code
 
@@ -183,7 +186,7 @@ def _log_probabilities(counts: np.ndarray) -> np.ndarray:
 
 def scores(palette: Palette, codes: np.ndarray) -> np.ndarray:
     """(points, labels) each point's mean log-likelihood per pixel under each palette."""
-    result: np.ndarray = palette.log_probabilities[:, codes].mean(axis=2).T
+    result: np.ndarray = mean_along(palette.log_probabilities[:, codes], 2).T
     return result
 
 

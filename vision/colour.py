@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from vision.config import VisionConfig
-from vision.reductions import mean_along, median_along
+from vision.reductions import channel_mean, mean_along, median_along
 
 
 class PointLabel(Enum):
@@ -79,7 +79,7 @@ def dark_without_cross(config: VisionConfig, features: np.ndarray) -> np.ndarray
     ``features`` as in :func:`classify`.
     """
     bare = features[:, LABELS.index(PointLabel.EMPTY)]
-    result: np.ndarray = (mean_along(bare[:, :3], 1) < -config.shadow_needs_cross) & (
+    result: np.ndarray = (channel_mean(bare[:, :3]) < -config.shadow_needs_cross) & (
         bare[:, 3] < 0.5)
     return result
 
@@ -206,7 +206,7 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     # A bare point in a piece's shadow is lit by the room's other light alone: when that is
     # cooler, so is the point.
     bare_colour = features[:, empty, :3]
-    brightness = mean_along(bare_colour, 1, keepdims=True)
+    brightness = channel_mean(bare_colour)[:, None]
     features = features.copy()
     features[:, empty, :3] = brightness + without_cool_light(
         config, bare_colour - brightness, np.maximum(-brightness[:, 0], 0.0))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.reductions import mean_along
+from vision.reductions import channel_mean
 
 _FIT_ROUNDS = 4
 _FIT_SCALE = 0.15  # log units: residuals well beyond this weigh little in the fit
@@ -131,7 +131,7 @@ def lit_chroma(size: int, grid: np.ndarray, logs: np.ndarray, judged: np.ndarray
     """(n, 3) the colour (log colour less log brightness) of the lit paper at each sample:
     a smooth fit over the samples near the lit level ``lit`` (log brightness; ``logs`` the
     samples' log colours). A shadow is lit by the room's other light, of another colour."""
-    brightness = mean_along(logs, 1)
+    brightness = channel_mean(logs)
     chroma = logs - brightness[:, None]
     weights = judged * np.exp(-np.square(np.minimum(brightness - lit, 0.0) / _LIT_SCALE))
     return _weighted_fit(_design(size, grid), chroma, weights)

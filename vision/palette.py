@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from vision.colour import LABELS, PointLabel
-from vision.reductions import mean_along
+from vision.reductions import channel_mean, mean_along
 
 BINS = 12
 """Bins per axis of a palette: brightness, red against green, blue against green."""
@@ -105,7 +105,7 @@ def bin_codes(pixel_logs: np.ndarray, paper_logs: np.ndarray) -> np.ndarray:
     """(points, k) each pixel's palette bin; ``pixel_logs`` (points, k, 3) log BGR of the
     pixels, ``paper_logs`` (points, 3) log BGR of the paper round each point."""
     relative = pixel_logs - paper_logs[:, None, :]
-    axes = (mean_along(relative, 2), relative[..., 2] - relative[..., 1],
+    axes = (channel_mean(relative), relative[..., 2] - relative[..., 1],
             relative[..., 0] - relative[..., 1])
     ranges = (BRIGHTNESS_RANGE, CHROMA_RANGE, CHROMA_RANGE)
     code = np.zeros(relative.shape[:2], np.intp)

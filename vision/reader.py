@@ -65,7 +65,7 @@ from vision.palette import (
 )
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import check_paper
-from vision.reductions import mean_along, median_along, norm_along
+from vision.reductions import channel_mean, channel_norm, median_along
 from vision.rims import dark_rimmed
 from vision.sampling import (
     CROSS_FULL,
@@ -494,8 +494,8 @@ class BoardReader:
         """
         points = np.arange(len(labels))
         paper = self.colours.means[_EMPTY, :3]
-        own = norm_along(features[points, labels, :3] - paper, 1)
-        dark = (mean_along(paper, 0) - mean_along(self.colours.means[:, :3], 1)
+        own = channel_norm(features[points, labels, :3] - paper)
+        dark = (channel_mean(paper) - channel_mean(self.colours.means[:, :3])
                 ) > self.config.dark_piece
         result: np.ndarray = ((labels != _EMPTY) & ~pale & dark[labels]
                               & (own < self.config.pale_piece))
@@ -542,8 +542,8 @@ class BoardReader:
         darker than any pale top, and most of the point looks like another piece. (A pale
         piece's own shaded side looks dark too, but its top keeps its colour.)
         """
-        own = mean_along(self.colours.means[labels, :3], 1)
-        darker = mean_along(samples.relative, 1) < own - PALE_DARKENED
+        own = channel_mean(self.colours.means[labels, :3])
+        darker = channel_mean(samples.relative) < own - PALE_DARKENED
         result: np.ndarray = pale & darker & (covered > PALE_UNDER_ANOTHER)
         return result
 
@@ -562,8 +562,8 @@ class BoardReader:
         assert samples.paper_round is not None and samples.tops_paper is not None
         # Against the paper the lamp lights: a piece's lit top is brighter than its
         # neighbours' shadows round it (``vision.sampling.judged_against_paper``).
-        lifted = mean_along(np.log(samples.tops_paper / samples.paper_round), 1)
-        bare_brightness = mean_along(samples.features[:, _EMPTY, :3], 1) - lifted
+        lifted = channel_mean(np.log(samples.tops_paper / samples.paper_round))
+        bare_brightness = channel_mean(samples.features[:, _EMPTY, :3]) - lifted
         result: np.ndarray = (labels != _EMPTY) & ~pale & (bare_brightness > LIT_PAPER)
         return result
 
@@ -585,8 +585,8 @@ class BoardReader:
         middles = samples.middle_relative[:, None, :] - self._top_patterns[None]
         own = np.arange(len(labels))
         # Only tops whose two parts differ plainly need a second look (few, if any, a frame).
-        split: np.ndarray = (labels != _EMPTY) & (norm_along(
-            middles[own, labels] - samples.features[own, labels, :3], 1) > SPLIT_TOP)
+        split: np.ndarray = (labels != _EMPTY) & (channel_norm(
+            middles[own, labels] - samples.features[own, labels, :3]) > SPLIT_TOP)
         if not split.any():
             return labels
         features = samples.features.copy()

@@ -50,7 +50,7 @@ from vision.colour import LABELS, PointLabel
 from vision.config import VisionConfig
 from vision.light_field import PaperLight, lit_chroma, paper_light
 from vision.palette import RADIUS as PALETTE_RADIUS
-from vision.reductions import mean_along, median_along, norm_along
+from vision.reductions import channel_mean, channel_norm, mean_along, median_along
 
 
 @dataclass(frozen=True, slots=True)
@@ -528,13 +528,13 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
         palette_logs = pixel_logs(top_pixels[layout.palette_pixels])
     rims = None
     if layout.rim_pixels.size:
-        rings = mean_along(top_pixels[layout.rim_pixels].astype(np.float32), 2)
+        rings = channel_mean(top_pixels[layout.rim_pixels].astype(np.float32))
         rim_rank = round(RIM_QUANTILE * (rings.shape[1] - 1))
         rims = np.partition(rings, rim_rank, axis=1)[:, rim_rank]
     paper_pixels = paper_view.reshape(-1, 3)
     paper = paper_pixels[layout.paper_pixels].astype(np.float32)
     paper_colours = mean_along(paper, 1)
-    brightness = mean_along(paper, 2)
+    brightness = channel_mean(paper)
     # The standard deviation as numpy's std works it out, from the mean the spread is
     # relative to: one mean, not two.
     brightness_mean = mean_along(brightness, 1, keepdims=True)
@@ -603,7 +603,7 @@ def visible_paper(layout: SamplingLayout, samples: BoardSamples, cover: np.ndarr
     count = weights.sum(axis=1)
     share = np.maximum(count, 1.0)
     colours = (values * weights[..., None]).sum(axis=1) / share[:, None]
-    brightness = mean_along(values, 2)
+    brightness = channel_mean(values)
     mean = (brightness * weights).sum(axis=1) / share
     deviation = np.sqrt((((brightness - mean[:, None]) ** 2) * weights).sum(axis=1) / share)
     return VisiblePaper(colours, deviation / np.maximum(mean, 1.0),
@@ -674,7 +674,7 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
                    paper_round=reference, lit_paper=lit_paper, tops_paper=top_reference,
                    visible=visible, paper_light=light,
                    rim_relative=None if samples.rims is None else
-                   np.log(np.maximum(samples.rims, 1.0)) - mean_along(np.log(top_reference), 1))
+                   np.log(np.maximum(samples.rims, 1.0)) - channel_mean(np.log(top_reference)))
 
 
 SHADOWED_PAPER = 0.1
@@ -692,7 +692,7 @@ def _lit_paper(layout: SamplingLayout, colours: np.ndarray, usable: np.ndarray,
     # In double precision, as the paper check takes them: it uses this fit when its samples
     # are these (``PaperLight.fits``).
     logs = np.log(np.maximum(colours, 1.0).astype(np.float64))
-    brightness = mean_along(logs, 1)
+    brightness = channel_mean(logs)
     beside = np.zeros(len(colours), bool) if occupied is None else np.append(
         np.asarray(occupied, bool), False)[layout.cell_neighbours].any(axis=1)
     light = paper_light(layout.size, layout.paper_grid, brightness, usable & ~beside, usable)
@@ -715,7 +715,7 @@ def _tops_paper(reference: np.ndarray, lit_paper: np.ndarray, occupied: np.ndarr
     the paper round it.
     """
     local, lit = np.log(reference), np.log(lit_paper)
-    deficit = mean_along(lit - local, 1)
+    deficit = channel_mean(lit - local)
     # How much of the way to the lit paper: none within SHADOWED_PAPER of it, all of it
     # twice as far below, so that a frame's noise moves nothing by a step.
     # Bounded by maximum and minimum: np.clip's wrapper costs more than both.
@@ -750,7 +750,7 @@ def cross_contrast(profiles: np.ndarray, arms: np.ndarray, paper: np.ndarray,
     which arms are printed (not past the grid's edge), ``paper`` (points, 3) is the BGR of
     the paper round each point, ``lit_paper`` (the same) the lit paper there when known.
     """
-    grey = mean_along(profiles, 3)
+    grey = channel_mean(profiles)
     # Both sides must be brighter than the line: a glint on a piece is bright on one side only.
     beside = np.minimum(grey[..., 0], grey[..., -1])
     on = grey[..., 1:-1].min(axis=2)
@@ -776,7 +776,7 @@ def _like_paper(sides: np.ndarray, papers: np.ndarray) -> np.ndarray:
     may lie in a shadow lit by the room's other light (blue beside a warm lamp): the darker
     the paper there, the more its colour may differ."""
     relative = sides - np.log(papers)[:, :, None, None, :]
-    brightness = mean_along(relative, 4)
-    hue = norm_along(relative - brightness[..., None], 4)
+    brightness = channel_mean(relative)
+    hue = channel_norm(relative - brightness[..., None])
     result: np.ndarray = (hue <= CROSS_PAPER_CHROMA + np.maximum(-brightness, 0.0)).all(axis=3)
     return result

@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from vision.config import VisionConfig
-from vision.reductions import channel_mean, mean_along, median_along
+from vision.reductions import channel_mean, mean_along, median_along, short_sum
 
 
 class PointLabel(Enum):
@@ -213,14 +213,22 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray) -> 
     # A line seen more plainly than the bare points showed it at calibration (out of a
     # shadow, or of a spotlight's glare) is no evidence against bare paper.
     features[:, empty, 3] = np.minimum(cross, model.means[empty, 3])
-    first = _posterior(config, model, features)
+    squared = _squared_distances(config, model, features)
+    first = _posterior(config, squared)
     bare = first.labels == empty
     level = sharp_level(config, model)
     sharp = bare.sum() >= 3 and bool(median_along(cross[bare], 0) >= level)
     # In a frame sharp enough to show the bare points' crosses plainly, a missing cross is
     # strong evidence of a piece: the bare label's spread in it narrows to match.
     narrowed = pale_bare_cross_spread(config, float(model.means[empty, 3]))
-    result = _posterior(config, _with_bare_cross(model, narrowed), features) if sharp else first
+    result = first
+    if sharp:
+        # Only the bare label's distances change: the pieces' are measured once.
+        bare_label = slice(empty, empty + 1)
+        squared = squared.copy()
+        squared[:, bare_label] = _squared_distances(
+            config, _with_bare_cross(model, narrowed), features, bare_label)
+        result = _posterior(config, squared)
     labels, confidences = result.labels, result.confidences
     bare = labels == empty
     confidences[bare & dark_without_cross(config, features)] = 0.0
@@ -362,9 +370,10 @@ def _glared_means(config: VisionConfig, model: ColourModel) -> np.ndarray:
     return glared
 
 
-def _squared_distances(config: VisionConfig, model: ColourModel, features: np.ndarray
-                       ) -> np.ndarray:
-    """(points, labels) squared Mahalanobis distance, glare on the pieces allowed for.
+def _squared_distances(config: VisionConfig, model: ColourModel, features: np.ndarray,
+                       chosen: slice = slice(None)) -> np.ndarray:
+    """(points, labels) squared Mahalanobis distance, glare on the pieces allowed for, to
+    the ``chosen`` labels (by index; all of them by default).
 
     A glossy top mirrors the lamp: light of the lamp's colour is added to the piece's own,
     which in log colour is no shift along one direction but a pull towards the paper's
@@ -373,13 +382,14 @@ def _squared_distances(config: VisionConfig, model: ColourModel, features: np.nd
     added light (a share of the paper's brightness) that fits the sample best.
     """
     tables = _label_tables(config, model)
-    differences = features[:, None, :, :] - tables.glared[None]  # (points, glare, labels, f)
+    # (points, glare, labels, f)
+    differences = features[:, None, chosen, :] - tables.glared[None, :, chosen]
     # Batched per label as matrix products: several times faster than one einsum here.
     points, steps, labels, size = differences.shape
     by_label = differences.transpose(2, 0, 1, 3).reshape(labels, points * steps, size)
-    squared = ((by_label @ tables.inverse) * by_label).sum(axis=2).reshape(
+    squared = short_sum((by_label @ tables.inverse[chosen]) * by_label).reshape(
         labels, points, steps).transpose(1, 2, 0)
-    result: np.ndarray = np.where(tables.allowed[None], squared, np.inf).min(axis=1)
+    result: np.ndarray = np.where(tables.allowed[None, :, chosen], squared, np.inf).min(axis=1)
     return result
 
 
@@ -401,8 +411,8 @@ def _glare_allowed(config: VisionConfig, model: ColourModel, glared: np.ndarray)
     return allowed
 
 
-def _posterior(config: VisionConfig, model: ColourModel, features: np.ndarray) -> Classification:
-    squared = _squared_distances(config, model, features)
+def _posterior(config: VisionConfig, squared: np.ndarray) -> Classification:
+    """Each point's label and confidence from its squared distances (points, labels)."""
     distances = np.sqrt(np.maximum(squared, 0))
     # Posterior against the other labels and an outlier alternative, computed from
     # the smallest distance to stay finite far from every label.
@@ -474,7 +484,7 @@ def piece_share(config: VisionConfig, model: ColourModel, pixels: np.ndarray) ->
 
 def _squared_lengths(differences: np.ndarray, inverse_covariance: np.ndarray) -> np.ndarray:
     """(points, k) the squared Mahalanobis length of each of ``differences`` (points, k, 3)."""
-    result: np.ndarray = np.add.reduce((differences @ inverse_covariance) * differences, axis=2)
+    result: np.ndarray = short_sum((differences @ inverse_covariance) * differences)
     return result
 
 

@@ -633,16 +633,17 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     brightness = around.sum(axis=2)
     order = np.argsort(np.where(around_usable, brightness + _BEFORE_HIDDEN, brightness),
                        axis=1)[:, 2:]
-    chosen = np.take_along_axis(around, order[..., None], axis=1)
-    weights = np.take_along_axis(around_usable, order, axis=1)
+    # Indexed directly: np.take_along_axis builds these index arrays anew on every call.
+    rows = np.arange(len(around))
+    chosen = around[rows[:, None], order]
+    weights = around_usable[rows[:, None], order]
     reference = (chosen * weights[..., None]).sum(axis=1) / np.maximum(
         weights.sum(axis=1, keepdims=True), 1)
     # A point whose four samples are all almost hidden takes the one most like paper, the
     # brightest in its darkest channel: a bright piece (yellow, say) in another would tint
     # the paper, and the bare point would look the other way (blue).
     hidden = ~around_usable.any(axis=1)
-    whitest = np.take_along_axis(around, around.min(axis=2).argmax(axis=1)[:, None, None],
-                                 axis=1)[:, 0]
+    whitest = around[rows, around.min(axis=2).argmax(axis=1)]
     reference = np.where(hidden[:, None], whitest, reference)
     reference = np.maximum(reference, 1.0)
     lit_paper, light = _lit_paper(layout, around_colours, usable, occupied)

@@ -186,7 +186,9 @@ def _log_probabilities(counts: np.ndarray) -> np.ndarray:
 
 def scores(palette: Palette, codes: np.ndarray) -> np.ndarray:
     """(points, labels) each point's mean log-likelihood per pixel under each palette."""
-    result: np.ndarray = mean_along(palette.log_probabilities[:, codes], 2).T
+    # Numpy's take is several times faster than the same indexing.
+    per_pixel = np.take(palette.log_probabilities, codes, axis=1)
+    result: np.ndarray = mean_along(per_pixel, 2).T
     return result
 
 

@@ -513,7 +513,7 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     top_view = paper_view if maps.tops is maps.paper else remap(frame, maps.tops)
     # Only the pixels sampled are taken into floats, not the whole view.
     top_pixels = top_view.reshape(-1, 3)
-    discs = top_pixels[layout.point_pixels].astype(np.float32)
+    discs = _rows_at(top_pixels, layout.point_pixels).astype(np.float32)
     # A low quantile rather than the median: see VisionConfig.point_colour_quantile.
     # The median proper: the mean of the middle two of an even count of pixels.
     rank, lower, middle = layout.colour_rank, (discs.shape[1] - 1) // 2, discs.shape[1] // 2
@@ -521,18 +521,19 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     point_colours, top_middles = ranked[:, rank], (ranked[:, lower] + ranked[:, middle]) / 2
     wide_colours = None
     if layout.wide_tops:
-        wide_colours = np.partition(top_pixels[layout.wide_point_pixels].astype(np.float32),
-                                    layout.wide_colour_rank, axis=1)[:, layout.wide_colour_rank]
+        wide_discs = _rows_at(top_pixels, layout.wide_point_pixels).astype(np.float32)
+        wide_colours = np.partition(wide_discs, layout.wide_colour_rank,
+                                    axis=1)[:, layout.wide_colour_rank]
     palette_logs = None
     if layout.palette_pixels.size:
-        palette_logs = pixel_logs(top_pixels[layout.palette_pixels])
+        palette_logs = pixel_logs(_rows_at(top_pixels, layout.palette_pixels))
     rims = None
     if layout.rim_pixels.size:
-        rings = channel_mean(top_pixels[layout.rim_pixels].astype(np.float32))
+        rings = channel_mean(_rows_at(top_pixels, layout.rim_pixels).astype(np.float32))
         rim_rank = round(RIM_QUANTILE * (rings.shape[1] - 1))
         rims = np.partition(rings, rim_rank, axis=1)[:, rim_rank]
     paper_pixels = paper_view.reshape(-1, 3)
-    paper = paper_pixels[layout.paper_pixels].astype(np.float32)
+    paper = _rows_at(paper_pixels, layout.paper_pixels).astype(np.float32)
     paper_colours = mean_along(paper, 1)
     brightness = channel_mean(paper)
     # The standard deviation as numpy's std works it out, from the mean the spread is
@@ -543,7 +544,7 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
         brightness_mean[:, 0], 1.0)
     # On the paper plane the printed lines lie in the band the samples leave out; on the
     # tops' plane a slanted camera shows them shifted into the sample.
-    disc_logs = pixel_logs(paper_pixels[layout.point_pixels])
+    disc_logs = pixel_logs(_rows_at(paper_pixels, layout.point_pixels))
     # Averaged along each arm: the line lies at the same offset all along it.
     profiles = mean_along(remap(frame, maps.cross).astype(np.float32).reshape(
         len(discs), len(ARMS), len(CROSS_STEPS), len(CROSS_ACROSS), 3), 2)
@@ -557,15 +558,22 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     return judged_against_paper(layout, samples, maps.cover, occupied)
 
 
-_BYTE_LOGS = np.log(np.maximum(np.arange(256, dtype=np.float32), 1.0))
-"""The log of every 8-bit pixel value (at least 1), in single precision."""
+def _rows_at(values: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """``values[indices]`` of (n, 3) ``values`` (a view's pixels, colours of the paper
+    samples): numpy's take is several times faster than indexing such short rows."""
+    return np.take(values, indices, axis=0)
+
+
+_BYTE_LOGS = np.log(np.maximum(np.arange(256, dtype=np.float32), 1.0)).reshape(1, 256)
+"""The log of every 8-bit pixel value (at least 1), in single precision, as a table for
+OpenCV's look-up."""
 
 
 def pixel_logs(pixels: np.ndarray) -> np.ndarray:
-    """Log BGR of ``pixels`` (at least 1, in single precision)."""
+    """Log BGR of ``pixels`` ((points, k, 3); at least 1, in single precision)."""
     if pixels.dtype == np.uint8:
         # Looked up: a few thousand pixels a frame take only 256 values, the same numbers.
-        result: np.ndarray = _BYTE_LOGS[pixels]
+        result: np.ndarray = cv2.LUT(pixels, _BYTE_LOGS).reshape(pixels.shape)
         return result
     return np.log(np.maximum(pixels.astype(np.float32), 1.0))
 
@@ -626,7 +634,7 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
         around_colours = np.where(visible.usable[:, None], visible.colours,
                                   samples.paper_colours)
         usable = visible.usable
-    around = around_colours[layout.point_cells]  # (points, 4, 3)
+    around = _rows_at(around_colours, layout.point_cells)  # (points, 4, 3)
     around_usable = usable[layout.point_cells]
     # The brighter two of the four: a piece's own shadow darkens the others. Samples the
     # pieces round the point almost hide come last and do not count (all four hidden: below).
@@ -698,7 +706,7 @@ def _lit_paper(layout: SamplingLayout, colours: np.ndarray, usable: np.ndarray,
         np.asarray(occupied, bool), False)[layout.cell_neighbours].any(axis=1)
     light = paper_light(layout.size, layout.paper_grid, brightness, usable & ~beside, usable)
     chroma = lit_chroma(layout.size, layout.paper_grid, logs, usable, light.lit)
-    at_points = mean_along((light.lit[:, None] + chroma)[layout.point_cells], 1)
+    at_points = mean_along(_rows_at(light.lit[:, None] + chroma, layout.point_cells), 1)
     return np.exp(at_points), light
 
 

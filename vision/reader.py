@@ -307,7 +307,7 @@ class BoardReader:
             result = replace(result, confidences=np.where(
                 contested, np.minimum(result.confidences, DISPUTED), result.confidences))
         self._last_occupied = occupied
-        labels = tuple(LABELS[i] for i in result.labels)
+        labels = tuple(LABELS[i] for i in result.labels.tolist())
         pieces = self.colours.means[_PIECES, :3]
         pale_sets = pale_labels(self.config, self.colours)
         pale = np.isin(result.labels, pale_sets)
@@ -373,7 +373,7 @@ class BoardReader:
             reading=reading,
             points=points,
             labels=labels,
-            confidences=tuple(float(c) for c in result.confidences),
+            confidences=tuple(result.confidences.tolist()),
             homography=pose.homography,
             image_points=pose.image_points,
             doubtful=tuple(points[i] for i in doubtful),

@@ -490,6 +490,9 @@ class BoardSamples:
     """What the pieces judged against left of each paper sample; None when judged without."""
     paper_light: PaperLight | None = None
     """The light over the paper samples the points were judged against."""
+    paper_brightness: np.ndarray | None = None
+    """(cells, m) the brightness (mean of the channels) of every pixel of each paper
+    sample, when worked out with the samples."""
 
     def visible_paper(self, layout: SamplingLayout, cover: np.ndarray,
                       occupied: np.ndarray) -> VisiblePaper:
@@ -554,7 +557,8 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     samples = BoardSamples(point_colours, paper_colours, paper_spread, point_colours, profiles,
                            unjudged, np.zeros((len(discs), len(LABELS), 4)), disc_logs,
                            median_along(disc_logs, 1), paper, top_middles,
-                           wide_colours=wide_colours, rims=rims, palette_logs=palette_logs)
+                           wide_colours=wide_colours, rims=rims, palette_logs=palette_logs,
+                           paper_brightness=brightness)
     return judged_against_paper(layout, samples, maps.cover, occupied)
 
 
@@ -605,17 +609,60 @@ class VisiblePaper:
 def visible_paper(layout: SamplingLayout, samples: BoardSamples, cover: np.ndarray,
                   occupied: np.ndarray) -> VisiblePaper:
     """Each paper sample without what the pieces on ``occupied`` points hide (``cover``)."""
-    taken = np.append(np.asarray(occupied, bool), False)[layout.cell_neighbours]
-    weights = (~(cover & taken[:, :, None]).any(axis=1)).astype(np.float32)
+    hidden = _hidden_paper(layout, cover, occupied)
+    weights, share = hidden.weights, hidden.share
     values = samples.paper_values
-    count = weights.sum(axis=1)
-    share = np.maximum(count, 1.0)
     colours = (values * weights[..., None]).sum(axis=1) / share[:, None]
-    brightness = channel_mean(values)
+    brightness = samples.paper_brightness
+    if brightness is None:
+        brightness = channel_mean(values)
     mean = (brightness * weights).sum(axis=1) / share
     deviation = np.sqrt((((brightness - mean[:, None]) ** 2) * weights).sum(axis=1) / share)
-    return VisiblePaper(colours, deviation / np.maximum(mean, 1.0),
-                        count >= MIN_VISIBLE_SHARE * values.shape[1], occupied, cover)
+    return VisiblePaper(colours, deviation / np.maximum(mean, 1.0), hidden.usable, occupied,
+                        cover)
+
+
+@dataclass(frozen=True, slots=True)
+class _HiddenPaper:
+    """What the pieces on some points hide of the paper samples from one camera pose."""
+
+    cover: np.ndarray
+    """What each piece would hide (``ViewMaps.cover``)."""
+    weights: np.ndarray
+    """(cells, m) 1 for each pixel of each paper sample left visible, else 0."""
+    share: np.ndarray
+    """(cells,) how many pixels of each sample are left visible (at least 1)."""
+    usable: np.ndarray
+    """(cells,) whether enough of each sample is visible to judge it."""
+    beside: np.ndarray
+    """(cells,) the samples diagonally next to a piece."""
+
+
+_HIDDEN_KEPT = 4
+_hidden_by_pieces: dict[tuple[int, bytes], _HiddenPaper] = {}
+
+
+def _hidden_paper(layout: SamplingLayout, cover: np.ndarray, occupied: np.ndarray
+                  ) -> _HiddenPaper:
+    """What the pieces on ``occupied`` points hide of the paper samples (``cover``), from a
+    small cache: it changes only when the pieces or the camera do, and frames of a still
+    board share it."""
+    pieces = np.asarray(occupied, bool)
+    key = (id(cover), pieces.tobytes())
+    hidden = _hidden_by_pieces.get(key)
+    if hidden is not None and hidden.cover is cover:
+        return hidden
+    taken = np.append(pieces, False)[layout.cell_neighbours]
+    weights = (~(cover & taken[:, :, None]).any(axis=1)).astype(np.float32)
+    count = weights.sum(axis=1)
+    hidden = _HiddenPaper(cover, weights, np.maximum(count, 1.0),
+                          count >= MIN_VISIBLE_SHARE * cover.shape[2], taken.any(axis=1))
+    for table in (hidden.weights, hidden.share, hidden.usable, hidden.beside):
+        table.flags.writeable = False  # shared by the frames that ask for it
+    if len(_hidden_by_pieces) >= _HIDDEN_KEPT:
+        del _hidden_by_pieces[next(iter(_hidden_by_pieces))]
+    _hidden_by_pieces[key] = hidden
+    return hidden
 
 
 _BEFORE_HIDDEN = 1e6
@@ -654,7 +701,9 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     whitest = around[rows, around.min(axis=2).argmax(axis=1)]
     reference = np.where(hidden[:, None], whitest, reference)
     reference = np.maximum(reference, 1.0)
-    lit_paper, light = _lit_paper(layout, around_colours, usable, occupied)
+    beside = (np.zeros(len(around_colours), bool) if occupied is None
+              else _hidden_paper(layout, cover, occupied).beside)
+    lit_paper, light = _lit_paper(layout, around_colours, usable, beside)
     top_reference = reference if occupied is None else _tops_paper(reference, lit_paper,
                                                                     occupied)
     relative = np.log(np.maximum(samples.point_colours, 1.0) / top_reference)
@@ -692,18 +741,16 @@ before the pieces' tops are judged against that level instead."""
 
 
 def _lit_paper(layout: SamplingLayout, colours: np.ndarray, usable: np.ndarray,
-               occupied: np.ndarray | None) -> tuple[np.ndarray, PaperLight]:
+               beside: np.ndarray) -> tuple[np.ndarray, PaperLight]:
     """(points, 3) BGR of the lit paper at each point, and the light field it comes from:
     the smooth field of the lit paper's
     brightness and colour (``vision.light_field``) fitted to the ``colours`` of the paper
-    samples (those ``usable``; the ones beside a piece of ``occupied``, which may lie in
-    its shadow, trusted less)."""
+    samples (those ``usable``; the ones ``beside`` a piece, which may lie in its shadow,
+    trusted less)."""
     # In double precision, as the paper check takes them: it uses this fit when its samples
     # are these (``PaperLight.fits``).
     logs = np.log(np.maximum(colours, 1.0).astype(np.float64))
     brightness = channel_mean(logs)
-    beside = np.zeros(len(colours), bool) if occupied is None else np.append(
-        np.asarray(occupied, bool), False)[layout.cell_neighbours].any(axis=1)
     light = paper_light(layout.size, layout.paper_grid, brightness, usable & ~beside, usable)
     chroma = lit_chroma(layout.size, layout.paper_grid, logs, usable, light.lit)
     at_points = mean_along(_rows_at(light.lit[:, None] + chroma, layout.point_cells), 1)

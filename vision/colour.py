@@ -428,6 +428,15 @@ def _posterior(config: VisionConfig, squared: np.ndarray) -> Classification:
     return Classification(labels, confidences, distances)
 
 
+def among(labels: np.ndarray, chosen: list[int]) -> np.ndarray:
+    """Whether each of ``labels`` (indices into :data:`LABELS`) is one of ``chosen``: as
+    np.isin, without its cost (it prepares for long lists; these hold two labels at most)."""
+    result = np.zeros(labels.shape, bool)
+    for label in chosen:
+        result |= labels == label
+    return result
+
+
 _pale_labels_by_means: dict[tuple[bytes, float], tuple[int, ...]] = {}
 
 

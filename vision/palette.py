@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.colour import LABELS, PointLabel
+from vision.colour import LABELS, PointLabel, among
 from vision.reductions import channel_mean, mean_along
 
 BINS = 12
@@ -146,7 +146,7 @@ def set_on_bare(palette_verdicts: np.ndarray, labels: np.ndarray, others: np.nda
     made of the paper's colours: their palette tells nothing of bare paper."""
     empty = LABELS.index(PointLabel.EMPTY)
     told = (labels == empty) & (palette_verdicts >= 0) & (palette_verdicts != empty) & (
-        cross < BARE_CROSS) & ~np.isin(palette_verdicts, pale)
+        cross < BARE_CROSS) & ~among(palette_verdicts, pale)
     result: np.ndarray = np.where(told, palette_verdicts, others)
     return result
 

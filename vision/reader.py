@@ -34,6 +34,7 @@ from vision.colour import (
     ColourModel,
     PointLabel,
     adapt,
+    among,
     classify,
     classify_in_frame,
     pale_labels,
@@ -310,7 +311,7 @@ class BoardReader:
         labels = tuple(LABELS[i] for i in result.labels.tolist())
         pieces = self.colours.means[_PIECES, :3]
         pale_sets = pale_labels(self.config, self.colours)
-        pale = np.isin(result.labels, pale_sets)
+        pale = among(result.labels, pale_sets)
         coloured = occupied & ~pale
         paper = check_paper(self.config, self._layout, samples, occupied,
                             maps.cover, pieces, coloured, self._paper_chroma,

@@ -1,4 +1,5 @@
-"""Means, vector lengths and medians along one axis, without numpy's wrappers round them.
+"""Sums, means, vector lengths and medians along one axis, without numpy's wrappers round
+them.
 
 A frame is read from small arrays (36 points, some 90 paper samples), so numpy's ``mean``,
 ``linalg.norm`` and ``median`` cost more in their Python wrappers (argument checks, counting
@@ -17,7 +18,8 @@ _DOUBLE = np.dtype(np.float64)
 def mean_along(values: np.ndarray, axis: int, keepdims: bool = False) -> np.ndarray:
     """``values.mean(axis=axis, keepdims=keepdims)``: the sum over the axis divided by its
     length (which is all numpy's mean does, after its checks). Integers are summed in double
-    precision, as numpy's mean sums them."""
+    precision, as numpy's mean sums them (half-precision floats, which it sums in single
+    precision, are not expected)."""
     # The dtype's kind ("f" float, "c" complex) is a cheaper test than np.issubdtype.
     dtype = None if values.dtype.kind in "fc" else _DOUBLE
     total: np.ndarray = values.sum(axis=axis, dtype=dtype, keepdims=keepdims)

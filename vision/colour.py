@@ -339,12 +339,31 @@ def _label_tables(config: VisionConfig, model: ColourModel) -> _LabelTables:
            config.glare_clearance)
     tables = _tables_by_model.get(key)
     if tables is None:
-        glared = _glared_means(config, model)
-        tables = _LabelTables(np.linalg.inv(model.covariances), glared,
-                              _glare_allowed(config, model, glared))
+        tables = _LabelTables(np.linalg.inv(model.covariances), *_glare_tables(config, model))
         if len(_tables_by_model) >= _TABLES_KEPT:
             del _tables_by_model[next(iter(_tables_by_model))]
         _tables_by_model[key] = tables
+    return tables
+
+
+_glare_by_colours: dict[tuple[bytes, bytes, float, float], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _glare_tables(config: VisionConfig, model: ColourModel) -> tuple[np.ndarray, np.ndarray]:
+    """The model's glared means and where they are allowed (``_LabelTables``), from a small
+    cache of their own: they depend on the means and the colours' covariances only, which
+    the model with the bare cross narrowed keeps, and the adapted model's means change
+    every few frames."""
+    colour = slice(0, 3)
+    key = (model.means.tobytes(), model.covariances[:, colour, colour].tobytes(),
+           config.glare_limit, config.glare_clearance)
+    tables = _glare_by_colours.get(key)
+    if tables is None:
+        glared = _glared_means(config, model)
+        tables = glared, _glare_allowed(config, model, glared)
+        if len(_glare_by_colours) >= _TABLES_KEPT:
+            del _glare_by_colours[next(iter(_glare_by_colours))]
+        _glare_by_colours[key] = tables
     return tables
 
 

@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from vision.config import VisionConfig
+from vision.reductions import channel_mean, mean_along, median_along, short_sum
 
 
 class PointLabel(Enum):
@@ -78,7 +79,7 @@ def dark_without_cross(config: VisionConfig, features: np.ndarray) -> np.ndarray
     ``features`` as in :func:`classify`.
     """
     bare = features[:, LABELS.index(PointLabel.EMPTY)]
-    result: np.ndarray = (bare[:, :3].mean(axis=1) < -config.shadow_needs_cross) & (
+    result: np.ndarray = (channel_mean(bare[:, :3]) < -config.shadow_needs_cross) & (
         bare[:, 3] < 0.5)
     return result
 
@@ -87,7 +88,8 @@ def without_warmth(chroma: np.ndarray, cooler: np.ndarray | float,
                    warmer: np.ndarray | float) -> np.ndarray:
     """(n, 3) log chroma with its move along the warm-cool axis taken away, as far as up to
     ``cooler`` towards cool and up to ``warmer`` towards warm (per sample or for all)."""
-    move = np.clip(chroma @ WARM, -np.asarray(cooler), np.asarray(warmer))
+    # Bounded by maximum and minimum: np.clip's wrapper costs more than both.
+    move = np.minimum(np.maximum(chroma @ WARM, -np.asarray(cooler)), warmer)
     result: np.ndarray = chroma - move[:, None] * WARM
     return result
 
@@ -222,14 +224,22 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray,
     # A line seen more plainly than the bare points showed it at calibration (out of a
     # shadow, or of a spotlight's glare) is no evidence against bare paper.
     features[:, empty, 3] = np.minimum(cross, model.means[empty, 3])
-    first = _posterior(config, model, features)
+    squared = _squared_distances(config, model, features)
+    first = _posterior(config, squared)
     bare = first.labels == empty
     level = sharp_level(config, model)
-    sharp = bare.sum() >= 3 and bool(np.median(cross[bare]) >= level)
+    sharp = bare.sum() >= 3 and bool(median_along(cross[bare], 0) >= level)
     # In a frame sharp enough to show the bare points' crosses plainly, a missing cross is
     # strong evidence of a piece: the bare label's spread in it narrows to match.
     narrowed = pale_bare_cross_spread(config, float(model.means[empty, 3]))
-    result = _posterior(config, _with_bare_cross(model, narrowed), features) if sharp else first
+    result = first
+    if sharp:
+        # Only the bare label's distances change: the pieces' are measured once.
+        bare_label = slice(empty, empty + 1)
+        squared = squared.copy()
+        squared[:, bare_label] = _squared_distances(
+            config, _with_bare_cross(model, narrowed), features, bare_label)
+        result = _posterior(config, squared)
     labels, confidences = result.labels, result.confidences
     bare = labels == empty
     confidences[bare & dark_without_cross(config, features)] = 0.0
@@ -249,7 +259,7 @@ def _without_cool_shadow(config: VisionConfig, colours: np.ndarray) -> np.ndarra
     """(points, 3) bare points' ``colours`` with the cooler light of a shadow taken away: a
     bare point in a piece's shadow is lit by the room's other light alone, and when that is
     cooler, so is the point (up to as far again as it is dark)."""
-    brightness = colours.mean(axis=1, keepdims=True)
+    brightness = channel_mean(colours)[:, None]
     result: np.ndarray = brightness + without_cool_light(
         config, colours - brightness, np.maximum(-brightness[:, 0], 0.0))
     return result
@@ -323,7 +333,7 @@ def classify_in_frame(config: VisionConfig, model: ColourModel, features: np.nda
         chosen = (first.labels == index) & sure
         if label is PointLabel.EMPTY or chosen.sum() < config.frame_fit_pieces:
             continue
-        shift = np.median(features[chosen, index, :3], axis=0) - model.means[index, :3]
+        shift = median_along(features[chosen, index, :3], 0) - model.means[index, :3]
         length = float(np.linalg.norm(shift))
         if length > config.frame_fit_limit:
             shift *= config.frame_fit_limit / length
@@ -397,12 +407,31 @@ def _label_tables(config: VisionConfig, model: ColourModel) -> _LabelTables:
            config.glare_clearance)
     tables = _tables_by_model.get(key)
     if tables is None:
-        glared = _glared_means(config, model)
-        tables = _LabelTables(np.linalg.inv(model.covariances), glared,
-                              _glare_allowed(config, model, glared))
+        tables = _LabelTables(np.linalg.inv(model.covariances), *_glare_tables(config, model))
         if len(_tables_by_model) >= _TABLES_KEPT:
             del _tables_by_model[next(iter(_tables_by_model))]
         _tables_by_model[key] = tables
+    return tables
+
+
+_glare_by_colours: dict[tuple[bytes, bytes, float, float], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _glare_tables(config: VisionConfig, model: ColourModel) -> tuple[np.ndarray, np.ndarray]:
+    """The model's glared means and where they are allowed (``_LabelTables``), from a small
+    cache of their own: they depend on the means and the colours' covariances only, which
+    the model with the bare cross narrowed keeps, and the adapted model's means change
+    every few frames."""
+    colour = slice(0, 3)
+    key = (model.means.tobytes(), model.covariances[:, colour, colour].tobytes(),
+           config.glare_limit, config.glare_clearance)
+    tables = _glare_by_colours.get(key)
+    if tables is None:
+        glared = _glared_means(config, model)
+        tables = glared, _glare_allowed(config, model, glared)
+        if len(_glare_by_colours) >= _TABLES_KEPT:
+            del _glare_by_colours[next(iter(_glare_by_colours))]
+        _glare_by_colours[key] = tables
     return tables
 
 
@@ -428,9 +457,10 @@ def _glared_means(config: VisionConfig, model: ColourModel) -> np.ndarray:
     return glared
 
 
-def _squared_distances(config: VisionConfig, model: ColourModel, features: np.ndarray
-                       ) -> np.ndarray:
-    """(points, labels) squared Mahalanobis distance, glare on the pieces allowed for.
+def _squared_distances(config: VisionConfig, model: ColourModel, features: np.ndarray,
+                       chosen: slice = slice(None)) -> np.ndarray:
+    """(points, labels) squared Mahalanobis distance, glare on the pieces allowed for, to
+    the ``chosen`` labels (by index; all of them by default).
 
     A glossy top mirrors the lamp: light of the lamp's colour is added to the piece's own,
     which in log colour is no shift along one direction but a pull towards the paper's
@@ -439,13 +469,14 @@ def _squared_distances(config: VisionConfig, model: ColourModel, features: np.nd
     added light (a share of the paper's brightness) that fits the sample best.
     """
     tables = _label_tables(config, model)
-    differences = features[:, None, :, :] - tables.glared[None]  # (points, glare, labels, f)
+    # (points, glare, labels, f)
+    differences = features[:, None, chosen, :] - tables.glared[None, :, chosen]
     # Batched per label as matrix products: several times faster than one einsum here.
     points, steps, labels, size = differences.shape
     by_label = differences.transpose(2, 0, 1, 3).reshape(labels, points * steps, size)
-    squared = ((by_label @ tables.inverse) * by_label).sum(axis=2).reshape(
+    squared = short_sum((by_label @ tables.inverse[chosen]) * by_label).reshape(
         labels, points, steps).transpose(1, 2, 0)
-    result: np.ndarray = np.where(tables.allowed[None], squared, np.inf).min(axis=1)
+    result: np.ndarray = np.where(tables.allowed[None, :, chosen], squared, np.inf).min(axis=1)
     return result
 
 
@@ -467,8 +498,8 @@ def _glare_allowed(config: VisionConfig, model: ColourModel, glared: np.ndarray)
     return allowed
 
 
-def _posterior(config: VisionConfig, model: ColourModel, features: np.ndarray) -> Classification:
-    squared = _squared_distances(config, model, features)
+def _posterior(config: VisionConfig, squared: np.ndarray) -> Classification:
+    """Each point's label and confidence from its squared distances (points, labels)."""
     distances = np.sqrt(np.maximum(squared, 0))
     # Posterior against the other labels and an outlier alternative, computed from
     # the smallest distance to stay finite far from every label.
@@ -484,11 +515,35 @@ def _posterior(config: VisionConfig, model: ColourModel, features: np.ndarray) -
     return Classification(labels, confidences, distances)
 
 
+def among(labels: np.ndarray, chosen: list[int]) -> np.ndarray:
+    """Whether each of ``labels`` (indices into :data:`LABELS`) is one of ``chosen``: as
+    np.isin, without its cost (it prepares for long lists; these hold two labels at most)."""
+    result = np.zeros(labels.shape, bool)
+    for label in chosen:
+        result |= labels == label
+    return result
+
+
+_pale_labels_by_means: dict[tuple[bytes, float], tuple[int, ...]] = {}
+
+
 def pale_labels(config: VisionConfig, model: ColourModel) -> list[int]:
     """The piece labels whose colour is too near the paper's to tell them apart by colour."""
-    empty = LABELS.index(PointLabel.EMPTY)
-    return [index for index in range(len(LABELS)) if index != empty and float(
-        np.linalg.norm(model.means[index, :3] - model.means[empty, :3])) < config.pale_piece]
+    # From a small cache: a frame asks three or four times, and the model changes every
+    # few frames at most.
+    key = (model.means.tobytes(), config.pale_piece)
+    pale = _pale_labels_by_means.get(key)
+    if pale is None:
+        empty = LABELS.index(PointLabel.EMPTY)
+        pale = tuple(index for index in range(len(LABELS)) if index != empty and float(
+            np.linalg.norm(model.means[index, :3] - model.means[empty, :3])) < config.pale_piece)
+        if len(_pale_labels_by_means) >= _TABLES_KEPT:
+            del _pale_labels_by_means[next(iter(_pale_labels_by_means))]
+        _pale_labels_by_means[key] = pale
+    return list(pale)
+
+
+_LABEL_INDICES = np.arange(len(LABELS))
 
 
 class PieceShare(NamedTuple):
@@ -511,17 +566,22 @@ def piece_share(config: VisionConfig, model: ColourModel, pixels: np.ndarray) ->
     means = model.means[:, :3]
     inverse = _pixel_inverses(config, model)
     # One matrix product per label: several times faster than one einsum over all three.
-    squared = np.stack([(((pixels - mean) @ inverse_covariance) * (pixels - mean)).sum(axis=2)
+    squared = np.stack([_squared_lengths(pixels - mean, inverse_covariance)
                         for mean, inverse_covariance in zip(means, inverse, strict=True)],
                        axis=2)
     nearest = squared.argmin(axis=2)
     # A pale piece's pixels look like paper's: only the coloured and dark sets count.
-    telling = [i for i in range(len(LABELS))
-               if i != LABELS.index(PointLabel.EMPTY) and i not in pale_labels(config, model)]
-    counts = np.stack([(nearest == index).sum(axis=1) for index in range(len(LABELS))], axis=1)
-    counts[:, [i for i in range(len(LABELS)) if i not in telling]] = 0
+    silent = [LABELS.index(PointLabel.EMPTY), *pale_labels(config, model)]
+    counts = np.add.reduce(nearest[:, :, None] == _LABEL_INDICES, axis=1)
+    counts[:, silent] = 0
     label = np.where(counts.any(axis=1), counts.argmax(axis=1), LABELS.index(PointLabel.EMPTY))
     return PieceShare(counts.sum(axis=1) / nearest.shape[1], label)
+
+
+def _squared_lengths(differences: np.ndarray, inverse_covariance: np.ndarray) -> np.ndarray:
+    """(points, k) the squared Mahalanobis length of each of ``differences`` (points, k, 3)."""
+    result: np.ndarray = short_sum((differences @ inverse_covariance) * differences)
+    return result
 
 
 _pixel_inverses_by_model: dict[tuple[bytes, float, float], np.ndarray] = {}
@@ -553,5 +613,5 @@ def adapt(config: VisionConfig, model: ColourModel, features: np.ndarray,
     for index in range(len(LABELS)):
         chosen = features[labels == index, index]
         if len(chosen):
-            means[index] = (1 - rate) * means[index] + rate * chosen.mean(axis=0)
+            means[index] = (1 - rate) * means[index] + rate * mean_along(chosen, 0)
     return ColourModel(means, model.covariances)

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.reductions import channel_mean
+
 _FIT_ROUNDS = 4
 _FIT_SCALE = 0.15  # log units: residuals well beyond this weigh little in the fit
 _RIDGE = 1e-6
@@ -22,7 +24,24 @@ _SHADOW_WEIGHT = 4.0
 """How much more a sample darker than the lit field counts as far from it than one brighter."""
 
 
+_DESIGNS_KEPT = 4
+_designs: dict[tuple[int, tuple[int, ...], str, bytes], np.ndarray] = {}
+
+
 def _design(size: int, grid: np.ndarray) -> np.ndarray:
+    """The quadratic terms at ``grid``, from a small cache: a frame fits three fields over
+    the same samples, and every frame of a board has the same samples."""
+    key = (size, grid.shape, grid.dtype.str, grid.tobytes())
+    design = _designs.get(key)
+    if design is None:
+        if len(_designs) >= _DESIGNS_KEPT:
+            del _designs[next(iter(_designs))]
+        design = _designs[key] = _quadratic_terms(size, grid)
+        design.flags.writeable = False  # shared by every fit that asks for it
+    return design
+
+
+def _quadratic_terms(size: int, grid: np.ndarray) -> np.ndarray:
     # Grid coordinates scaled to about -1..1 so the quadratic terms are well conditioned.
     half = (size - 1) / 2
     x = (grid[:, 0] - half) / (half + 0.5)
@@ -112,7 +131,7 @@ def lit_chroma(size: int, grid: np.ndarray, logs: np.ndarray, judged: np.ndarray
     """(n, 3) the colour (log colour less log brightness) of the lit paper at each sample:
     a smooth fit over the samples near the lit level ``lit`` (log brightness; ``logs`` the
     samples' log colours). A shadow is lit by the room's other light, of another colour."""
-    brightness = logs.mean(axis=1)
+    brightness = channel_mean(logs)
     chroma = logs - brightness[:, None]
     weights = judged * np.exp(-np.square(np.minimum(brightness - lit, 0.0) / _LIT_SCALE))
     return _weighted_fit(_design(size, grid), chroma, weights)

@@ -43,6 +43,7 @@ from vision.camera import (
 )
 from vision.config import VisionConfig
 from vision.find_board import found_again, grid_corners
+from vision.reductions import mean_along
 from vision.register import LoopWatch, blurred_grey, find_ink, ink_samples
 
 PATCH_SIDE = 12
@@ -334,8 +335,9 @@ class _MarkerPatch:
 def _patch(grey_crop: np.ndarray) -> np.ndarray | None:
     small = cv2.resize(grey_crop, (PATCH_SIDE, PATCH_SIDE), interpolation=cv2.INTER_AREA)
     values = small.astype(np.float32).ravel()
-    values -= values.mean()
-    norm = float(np.linalg.norm(values))
+    values -= mean_along(values, 0)
+    # The length as numpy's norm works it out for a vector, without its wrapper.
+    norm = float(np.sqrt(values.dot(values)))
     return values / norm if norm > 1e-3 else None
 
 

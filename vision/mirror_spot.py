@@ -36,6 +36,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.colour import LABELS, PIECE_LABELS, Classification, PointLabel
+from vision.reductions import channel_mean, channel_norm
 
 MIRROR_CROSS = 0.5
 """Most cross, as a share of the bare points' median, of a top read as mirroring the lamp
@@ -108,8 +109,8 @@ def hides_cross(features: np.ndarray, bare: float) -> np.ndarray:
 def mirrors_lamp(middle_relative: np.ndarray) -> np.ndarray:
     """(points,) tops brighter than the paper round them by more than MIRROR_BRIGHTER, of its
     colour (within MIRROR_CHROMA); ``middle_relative`` as ``BoardSamples.middle_relative``."""
-    brightness = middle_relative.mean(axis=1)
-    chroma = np.linalg.norm(middle_relative - brightness[:, None], axis=1)
+    brightness = channel_mean(middle_relative)
+    chroma = channel_norm(middle_relative - brightness[:, None])
     result: np.ndarray = (brightness > MIRROR_BRIGHTER) & (chroma < MIRROR_CHROMA)
     return result
 
@@ -125,5 +126,5 @@ def dimmer_than_pale_mirror(levels: np.ndarray, middle_relative: np.ndarray) -> 
     """(points,) tops dimmer by more than DIMMER_THAN_PALE_MIRROR than the pale top that
     mirrored the lamp there at calibration (``levels`` (points,) its brightness, minus
     infinity where none did)."""
-    result: np.ndarray = middle_relative.mean(axis=1) < levels - DIMMER_THAN_PALE_MIRROR
+    result: np.ndarray = channel_mean(middle_relative) < levels - DIMMER_THAN_PALE_MIRROR
     return result

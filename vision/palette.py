@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.colour import LABELS, PointLabel
+from vision.colour import LABELS, PointLabel, among
+from vision.reductions import channel_mean, mean_along
 
 BINS = 12
 """Bins per axis of a palette: brightness, red against green, blue against green."""
@@ -100,17 +101,24 @@ class Palette:
         return Palette(counts)
 
 
+_AXIS_RANGES = (BRIGHTNESS_RANGE, CHROMA_RANGE, CHROMA_RANGE)
+_AXIS_LOWS = np.array([low for low, _ in _AXIS_RANGES])[:, None, None]
+_AXIS_SPANS = np.array([high - low for low, high in _AXIS_RANGES])[:, None, None]
+"""Where the bins of each axis of a palette (brightness, red against green, blue against
+green) start, and how wide they span, each as a (3, 1, 1) column."""
+
+
 def bin_codes(pixel_logs: np.ndarray, paper_logs: np.ndarray) -> np.ndarray:
     """(points, k) each pixel's palette bin; ``pixel_logs`` (points, k, 3) log BGR of the
     pixels, ``paper_logs`` (points, 3) log BGR of the paper round each point."""
     relative = pixel_logs - paper_logs[:, None, :]
-    axes = (relative.mean(axis=2), relative[..., 2] - relative[..., 1],
-            relative[..., 0] - relative[..., 1])
-    ranges = (BRIGHTNESS_RANGE, CHROMA_RANGE, CHROMA_RANGE)
-    code = np.zeros(relative.shape[:2], np.intp)
-    for values, (low, high) in zip(axes, ranges, strict=True):
-        index = np.clip(((values - low) / (high - low) * BINS).astype(np.intp), 0, BINS - 1)
-        code = code * BINS + index
+    axes = np.stack([channel_mean(relative), relative[..., 2] - relative[..., 1],
+                     relative[..., 0] - relative[..., 1]])
+    # The three axes binned together: the same arithmetic as one by one, in a third of the
+    # numpy calls. Bounded by maximum and minimum: np.clip's wrapper costs more than both.
+    index = np.minimum(np.maximum(
+        ((axes - _AXIS_LOWS) / _AXIS_SPANS * BINS).astype(np.intp), 0), BINS - 1)
+    code: np.ndarray = (index[0] * BINS + index[1]) * BINS + index[2]
     return code
 
 
@@ -138,7 +146,7 @@ def set_on_bare(palette_verdicts: np.ndarray, labels: np.ndarray, others: np.nda
     made of the paper's colours: their palette tells nothing of bare paper."""
     empty = LABELS.index(PointLabel.EMPTY)
     told = (labels == empty) & (palette_verdicts >= 0) & (palette_verdicts != empty) & (
-        cross < BARE_CROSS) & ~np.isin(palette_verdicts, pale)
+        cross < BARE_CROSS) & ~among(palette_verdicts, pale)
     result: np.ndarray = np.where(told, palette_verdicts, others)
     return result
 
@@ -183,7 +191,9 @@ def _log_probabilities(counts: np.ndarray) -> np.ndarray:
 
 def scores(palette: Palette, codes: np.ndarray) -> np.ndarray:
     """(points, labels) each point's mean log-likelihood per pixel under each palette."""
-    result: np.ndarray = palette.log_probabilities[:, codes].mean(axis=2).T
+    # Numpy's take is several times faster than the same indexing.
+    per_pixel = np.take(palette.log_probabilities, codes, axis=1)
+    result: np.ndarray = mean_along(per_pixel, 2).T
     return result
 
 

@@ -34,6 +34,7 @@ from vision.colour import (
     ColourModel,
     PointLabel,
     adapt,
+    among,
     classify,
     classify_in_frame,
     lines_on_paper,
@@ -66,6 +67,7 @@ from vision.palette import (
 )
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import check_paper
+from vision.reductions import channel_mean, channel_norm, median_along
 from vision.rims import dark_rimmed
 from vision.sampling import (
     CROSS_FULL,
@@ -311,10 +313,10 @@ class BoardReader:
             result = replace(result, confidences=np.where(
                 contested, np.minimum(result.confidences, DISPUTED), result.confidences))
         self._last_occupied = occupied
-        labels = tuple(LABELS[i] for i in result.labels)
+        labels = tuple(LABELS[i] for i in result.labels.tolist())
         pieces = self.colours.means[_PIECES, :3]
         pale_sets = pale_labels(self.config, self.colours)
-        pale = np.isin(result.labels, pale_sets)
+        pale = among(result.labels, pale_sets)
         coloured = occupied & ~pale
         paper = check_paper(self.config, self._layout, samples, occupied,
                             maps.cover, pieces, coloured, self._paper_chroma,
@@ -378,7 +380,7 @@ class BoardReader:
             reading=reading,
             points=points,
             labels=labels,
-            confidences=tuple(float(c) for c in result.confidences),
+            confidences=tuple(result.confidences.tolist()),
             homography=pose.homography,
             image_points=pose.image_points,
             doubtful=tuple(points[i] for i in doubtful),
@@ -403,7 +405,7 @@ class BoardReader:
         bare = (result.labels == _EMPTY) & (result.confidences >= self.config.confident)
         if bare.sum() <= LOCAL_CROSS_POINTS:
             return None
-        level = float(np.median(cross[bare]))
+        level = float(median_along(cross[bare], 0))
         around = np.append(np.where(bare, cross, np.nan), np.nan)[self._layout.point_neighbours]
         known = ~np.isnan(around)
         enough = known.sum(axis=1) >= LOCAL_CROSS_POINTS
@@ -508,8 +510,9 @@ class BoardReader:
         """
         points = np.arange(len(labels))
         paper = self.colours.means[_EMPTY, :3]
-        own = np.linalg.norm(features[points, labels, :3] - paper, axis=1)
-        dark = (paper.mean() - self.colours.means[:, :3].mean(axis=1)) > self.config.dark_piece
+        own = channel_norm(features[points, labels, :3] - paper)
+        dark = (channel_mean(paper) - channel_mean(self.colours.means[:, :3])
+                ) > self.config.dark_piece
         result: np.ndarray = ((labels != _EMPTY) & ~pale & dark[labels]
                               & (own < self.config.pale_piece))
         return result
@@ -555,8 +558,8 @@ class BoardReader:
         darker than any pale top, and most of the point looks like another piece. (A pale
         piece's own shaded side looks dark too, but its top keeps its colour.)
         """
-        own = self.colours.means[labels, :3].mean(axis=1)
-        darker = samples.relative.mean(axis=1) < own - PALE_DARKENED
+        own = channel_mean(self.colours.means[labels, :3])
+        darker = channel_mean(samples.relative) < own - PALE_DARKENED
         result: np.ndarray = pale & darker & (covered > PALE_UNDER_ANOTHER)
         return result
 
@@ -583,8 +586,8 @@ class BoardReader:
         assert samples.paper_round is not None and samples.tops_paper is not None
         # Against the paper the lamp lights: a piece's lit top is brighter than its
         # neighbours' shadows round it (``vision.sampling.judged_against_paper``).
-        lifted = np.log(samples.tops_paper / samples.paper_round).mean(axis=1)
-        bare_brightness = samples.features[:, _EMPTY, :3].mean(axis=1) - lifted
+        lifted = channel_mean(np.log(samples.tops_paper / samples.paper_round))
+        bare_brightness = channel_mean(samples.features[:, _EMPTY, :3]) - lifted
         result: np.ndarray = (labels != _EMPTY) & ~pale & (bare_brightness > LIT_PAPER)
         return result
 
@@ -606,8 +609,8 @@ class BoardReader:
         middles = samples.middle_relative[:, None, :] - self._top_patterns[None]
         own = np.arange(len(labels))
         # Only tops whose two parts differ plainly need a second look (few, if any, a frame).
-        split: np.ndarray = (labels != _EMPTY) & (np.linalg.norm(
-            middles[own, labels] - samples.features[own, labels, :3], axis=1) > SPLIT_TOP)
+        split: np.ndarray = (labels != _EMPTY) & (channel_norm(
+            middles[own, labels] - samples.features[own, labels, :3]) > SPLIT_TOP)
         if not split.any():
             return labels
         features = samples.features.copy()

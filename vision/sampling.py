@@ -50,6 +50,7 @@ from vision.colour import LABELS, PointLabel
 from vision.config import VisionConfig
 from vision.light_field import PaperLight, lit_chroma, paper_light
 from vision.palette import RADIUS as PALETTE_RADIUS
+from vision.reductions import channel_mean, channel_norm, mean_along, median_along
 
 
 @dataclass(frozen=True, slots=True)
@@ -489,6 +490,9 @@ class BoardSamples:
     """What the pieces judged against left of each paper sample; None when judged without."""
     paper_light: PaperLight | None = None
     """The light over the paper samples the points were judged against."""
+    paper_brightness: np.ndarray | None = None
+    """(cells, m) the brightness (mean of the channels) of every pixel of each paper
+    sample, when worked out with the samples."""
 
     def visible_paper(self, layout: SamplingLayout, cover: np.ndarray,
                       occupied: np.ndarray) -> VisiblePaper:
@@ -510,8 +514,9 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     """
     paper_view = remap(frame, maps.paper)
     top_view = paper_view if maps.tops is maps.paper else remap(frame, maps.tops)
-    top_pixels = top_view.reshape(-1, 3).astype(np.float32)
-    discs = top_pixels[layout.point_pixels]
+    # Only the pixels sampled are taken into floats, not the whole view.
+    top_pixels = top_view.reshape(-1, 3)
+    discs = _rows_at(top_pixels, layout.point_pixels).astype(np.float32)
     # A low quantile rather than the median: see VisionConfig.point_colour_quantile.
     # The median proper: the mean of the middle two of an even count of pixels.
     rank, lower, middle = layout.colour_rank, (discs.shape[1] - 1) // 2, discs.shape[1] // 2
@@ -519,36 +524,62 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     point_colours, top_middles = ranked[:, rank], (ranked[:, lower] + ranked[:, middle]) / 2
     wide_colours = None
     if layout.wide_tops:
-        wide_colours = np.partition(top_pixels[layout.wide_point_pixels],
-                                    layout.wide_colour_rank, axis=1)[:, layout.wide_colour_rank]
+        wide_discs = _rows_at(top_pixels, layout.wide_point_pixels).astype(np.float32)
+        wide_colours = np.partition(wide_discs, layout.wide_colour_rank,
+                                    axis=1)[:, layout.wide_colour_rank]
     palette_logs = None
     if layout.palette_pixels.size:
-        palette_logs = np.log(np.maximum(top_pixels[layout.palette_pixels], 1.0))
+        palette_logs = pixel_logs(_rows_at(top_pixels, layout.palette_pixels))
     rims = None
     if layout.rim_pixels.size:
-        rings = top_pixels[layout.rim_pixels].mean(axis=2)
+        rings = channel_mean(_rows_at(top_pixels, layout.rim_pixels).astype(np.float32))
         rim_rank = round(RIM_QUANTILE * (rings.shape[1] - 1))
         rims = np.partition(rings, rim_rank, axis=1)[:, rim_rank]
-    paper_pixels = paper_view.reshape(-1, 3).astype(np.float32)
-    paper = paper_pixels[layout.paper_pixels]
-    paper_colours = paper.mean(axis=1)
-    brightness = paper.mean(axis=2)
-    paper_spread = brightness.std(axis=1) / np.maximum(brightness.mean(axis=1), 1.0)
+    paper_pixels = paper_view.reshape(-1, 3)
+    paper = _rows_at(paper_pixels, layout.paper_pixels).astype(np.float32)
+    paper_colours = mean_along(paper, 1)
+    brightness = channel_mean(paper)
+    # The standard deviation as numpy's std works it out, from the mean the spread is
+    # relative to: one mean, not two.
+    brightness_mean = mean_along(brightness, 1, keepdims=True)
+    deviation = brightness - brightness_mean
+    paper_spread = np.sqrt(mean_along(deviation * deviation, 1)) / np.maximum(
+        brightness_mean[:, 0], 1.0)
     # On the paper plane the printed lines lie in the band the samples leave out; on the
     # tops' plane a slanted camera shows them shifted into the sample.
-    flat = paper_pixels[layout.point_pixels]
-    disc_logs = np.log(np.maximum(flat, 1.0))
+    disc_logs = pixel_logs(_rows_at(paper_pixels, layout.point_pixels))
     # Averaged along each arm: the line lies at the same offset all along it.
-    profiles = remap(frame, maps.cross).astype(np.float32).reshape(
-        len(discs), len(ARMS), len(CROSS_STEPS), len(CROSS_ACROSS), 3).mean(axis=2)
+    profiles = mean_along(remap(frame, maps.cross).astype(np.float32).reshape(
+        len(discs), len(ARMS), len(CROSS_STEPS), len(CROSS_ACROSS), 3), 2)
     # Relative colours, the cross and the features are judged against the paper round each
     # point by judged_against_paper.
     unjudged = np.zeros(len(discs))
     samples = BoardSamples(point_colours, paper_colours, paper_spread, point_colours, profiles,
                            unjudged, np.zeros((len(discs), len(LABELS), 4)), disc_logs,
-                           np.median(disc_logs, axis=1), paper, top_middles,
-                           wide_colours=wide_colours, rims=rims, palette_logs=palette_logs)
+                           median_along(disc_logs, 1), paper, top_middles,
+                           wide_colours=wide_colours, rims=rims, palette_logs=palette_logs,
+                           paper_brightness=brightness)
     return judged_against_paper(layout, samples, maps.cover, occupied)
+
+
+def _rows_at(values: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """``values[indices]`` of (n, 3) ``values`` (a view's pixels, colours of the paper
+    samples): numpy's take is several times faster than indexing such short rows."""
+    return np.take(values, indices, axis=0)
+
+
+_BYTE_LOGS = np.log(np.maximum(np.arange(256, dtype=np.float32), 1.0)).reshape(1, 256)
+"""The log of every 8-bit pixel value (at least 1), in single precision, as a table for
+OpenCV's look-up."""
+
+
+def pixel_logs(pixels: np.ndarray) -> np.ndarray:
+    """Log BGR of ``pixels`` ((points, k, 3); at least 1, in single precision)."""
+    if pixels.dtype == np.uint8:
+        # Looked up: a few thousand pixels a frame take only 256 values, the same numbers.
+        result: np.ndarray = cv2.LUT(pixels, _BYTE_LOGS).reshape(pixels.shape)
+        return result
+    return np.log(np.maximum(pixels.astype(np.float32), 1.0))
 
 
 MIN_VISIBLE_SHARE = 0.3
@@ -578,17 +609,60 @@ class VisiblePaper:
 def visible_paper(layout: SamplingLayout, samples: BoardSamples, cover: np.ndarray,
                   occupied: np.ndarray) -> VisiblePaper:
     """Each paper sample without what the pieces on ``occupied`` points hide (``cover``)."""
-    taken = np.append(np.asarray(occupied, bool), False)[layout.cell_neighbours]
-    weights = (~(cover & taken[:, :, None]).any(axis=1)).astype(np.float32)
+    hidden = _hidden_paper(layout, cover, occupied)
+    weights, share = hidden.weights, hidden.share
     values = samples.paper_values
-    count = weights.sum(axis=1)
-    share = np.maximum(count, 1.0)
     colours = (values * weights[..., None]).sum(axis=1) / share[:, None]
-    brightness = values.mean(axis=2)
+    brightness = samples.paper_brightness
+    if brightness is None:
+        brightness = channel_mean(values)
     mean = (brightness * weights).sum(axis=1) / share
     deviation = np.sqrt((((brightness - mean[:, None]) ** 2) * weights).sum(axis=1) / share)
-    return VisiblePaper(colours, deviation / np.maximum(mean, 1.0),
-                        count >= MIN_VISIBLE_SHARE * values.shape[1], occupied, cover)
+    return VisiblePaper(colours, deviation / np.maximum(mean, 1.0), hidden.usable, occupied,
+                        cover)
+
+
+@dataclass(frozen=True, slots=True)
+class _HiddenPaper:
+    """What the pieces on some points hide of the paper samples from one camera pose."""
+
+    cover: np.ndarray
+    """What each piece would hide (``ViewMaps.cover``)."""
+    weights: np.ndarray
+    """(cells, m) 1 for each pixel of each paper sample left visible, else 0."""
+    share: np.ndarray
+    """(cells,) how many pixels of each sample are left visible (at least 1)."""
+    usable: np.ndarray
+    """(cells,) whether enough of each sample is visible to judge it."""
+    beside: np.ndarray
+    """(cells,) the samples diagonally next to a piece."""
+
+
+_HIDDEN_KEPT = 4
+_hidden_by_pieces: dict[tuple[int, bytes], _HiddenPaper] = {}
+
+
+def _hidden_paper(layout: SamplingLayout, cover: np.ndarray, occupied: np.ndarray
+                  ) -> _HiddenPaper:
+    """What the pieces on ``occupied`` points hide of the paper samples (``cover``), from a
+    small cache: it changes only when the pieces or the camera do, and frames of a still
+    board share it."""
+    pieces = np.asarray(occupied, bool)
+    key = (id(cover), pieces.tobytes())
+    hidden = _hidden_by_pieces.get(key)
+    if hidden is not None and hidden.cover is cover:
+        return hidden
+    taken = np.append(pieces, False)[layout.cell_neighbours]
+    weights = (~(cover & taken[:, :, None]).any(axis=1)).astype(np.float32)
+    count = weights.sum(axis=1)
+    hidden = _HiddenPaper(cover, weights, np.maximum(count, 1.0),
+                          count >= MIN_VISIBLE_SHARE * cover.shape[2], taken.any(axis=1))
+    for table in (hidden.weights, hidden.share, hidden.usable, hidden.beside):
+        table.flags.writeable = False  # shared by the frames that ask for it
+    if len(_hidden_by_pieces) >= _HIDDEN_KEPT:
+        del _hidden_by_pieces[next(iter(_hidden_by_pieces))]
+    _hidden_by_pieces[key] = hidden
+    return hidden
 
 
 _BEFORE_HIDDEN = 1e6
@@ -607,26 +681,29 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
         around_colours = np.where(visible.usable[:, None], visible.colours,
                                   samples.paper_colours)
         usable = visible.usable
-    around = around_colours[layout.point_cells]  # (points, 4, 3)
+    around = _rows_at(around_colours, layout.point_cells)  # (points, 4, 3)
     around_usable = usable[layout.point_cells]
     # The brighter two of the four: a piece's own shadow darkens the others. Samples the
     # pieces round the point almost hide come last and do not count (all four hidden: below).
     brightness = around.sum(axis=2)
     order = np.argsort(np.where(around_usable, brightness + _BEFORE_HIDDEN, brightness),
                        axis=1)[:, 2:]
-    chosen = np.take_along_axis(around, order[..., None], axis=1)
-    weights = np.take_along_axis(around_usable, order, axis=1)
+    # Indexed directly: np.take_along_axis builds these index arrays anew on every call.
+    rows = np.arange(len(around))
+    chosen = around[rows[:, None], order]
+    weights = around_usable[rows[:, None], order]
     reference = (chosen * weights[..., None]).sum(axis=1) / np.maximum(
         weights.sum(axis=1, keepdims=True), 1)
     # A point whose four samples are all almost hidden takes the one most like paper, the
     # brightest in its darkest channel: a bright piece (yellow, say) in another would tint
     # the paper, and the bare point would look the other way (blue).
     hidden = ~around_usable.any(axis=1)
-    whitest = np.take_along_axis(around, around.min(axis=2).argmax(axis=1)[:, None, None],
-                                 axis=1)[:, 0]
+    whitest = around[rows, around.min(axis=2).argmax(axis=1)]
     reference = np.where(hidden[:, None], whitest, reference)
     reference = np.maximum(reference, 1.0)
-    lit_paper, light = _lit_paper(layout, around_colours, usable, occupied)
+    beside = (np.zeros(len(around_colours), bool) if occupied is None
+              else _hidden_paper(layout, cover, occupied).beside)
+    lit_paper, light = _lit_paper(layout, around_colours, usable, beside)
     top_reference = reference if occupied is None else _tops_paper(reference, lit_paper,
                                                                     occupied)
     relative = np.log(np.maximum(samples.point_colours, 1.0) / top_reference)
@@ -645,13 +722,17 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
         assert samples.wide_colours is not None
         wide_relative = np.log(np.maximum(samples.wide_colours, 1.0) / top_reference)
         colours.update((label, wide_relative) for label in layout.wide_tops)
-    features = np.stack([np.hstack([colours[label], cross]) for label in LABELS], axis=1)
+    # Filled in place: cheaper than stacking a copy per label.
+    features = np.empty((len(relative), len(LABELS), 4))
+    for index, label in enumerate(LABELS):
+        features[:, index, :3] = colours[label]
+    features[:, :, 3] = cross
     return replace(samples, relative=relative, cross=cross_seen, features=features,
                    disc_relative=disc_relative, middle_relative=middle_relative,
                    paper_round=reference, lit_paper=lit_paper, tops_paper=top_reference,
                    visible=visible, paper_light=light,
                    rim_relative=None if samples.rims is None else
-                   np.log(np.maximum(samples.rims, 1.0)) - np.log(top_reference).mean(axis=1))
+                   np.log(np.maximum(samples.rims, 1.0)) - channel_mean(np.log(top_reference)))
 
 
 SHADOWED_PAPER = 0.1
@@ -660,21 +741,19 @@ before the pieces' tops are judged against that level instead."""
 
 
 def _lit_paper(layout: SamplingLayout, colours: np.ndarray, usable: np.ndarray,
-               occupied: np.ndarray | None) -> tuple[np.ndarray, PaperLight]:
+               beside: np.ndarray) -> tuple[np.ndarray, PaperLight]:
     """(points, 3) BGR of the lit paper at each point, and the light field it comes from:
     the smooth field of the lit paper's
     brightness and colour (``vision.light_field``) fitted to the ``colours`` of the paper
-    samples (those ``usable``; the ones beside a piece of ``occupied``, which may lie in
-    its shadow, trusted less)."""
+    samples (those ``usable``; the ones ``beside`` a piece, which may lie in its shadow,
+    trusted less)."""
     # In double precision, as the paper check takes them: it uses this fit when its samples
     # are these (``PaperLight.fits``).
     logs = np.log(np.maximum(colours, 1.0).astype(np.float64))
-    brightness = logs.mean(axis=1)
-    beside = np.zeros(len(colours), bool) if occupied is None else np.append(
-        np.asarray(occupied, bool), False)[layout.cell_neighbours].any(axis=1)
+    brightness = channel_mean(logs)
     light = paper_light(layout.size, layout.paper_grid, brightness, usable & ~beside, usable)
     chroma = lit_chroma(layout.size, layout.paper_grid, logs, usable, light.lit)
-    at_points = (light.lit[:, None] + chroma)[layout.point_cells].mean(axis=1)
+    at_points = mean_along(_rows_at(light.lit[:, None] + chroma, layout.point_cells), 1)
     return np.exp(at_points), light
 
 
@@ -692,10 +771,12 @@ def _tops_paper(reference: np.ndarray, lit_paper: np.ndarray, occupied: np.ndarr
     the paper round it.
     """
     local, lit = np.log(reference), np.log(lit_paper)
-    deficit = (lit - local).mean(axis=1)
+    deficit = channel_mean(lit - local)
     # How much of the way to the lit paper: none within SHADOWED_PAPER of it, all of it
     # twice as far below, so that a frame's noise moves nothing by a step.
-    share = np.clip(2 * (deficit - SHADOWED_PAPER) / np.maximum(deficit, 1e-9), 0.0, 1.0)
+    # Bounded by maximum and minimum: np.clip's wrapper costs more than both.
+    share = np.minimum(np.maximum(
+        2 * (deficit - SHADOWED_PAPER) / np.maximum(deficit, 1e-9), 0.0), 1.0)
     share = np.where(occupied, share, 0.0)
     lifted: np.ndarray = np.exp(local + share[:, None] * (lit - local))
     return lifted
@@ -708,7 +789,7 @@ def wide_cross(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     assert samples.paper_round is not None
     profiles = remap(frame, maps.wide_cross).astype(np.float32).reshape(
         len(layout.point_pixels), len(ARMS), len(CROSS_STEPS), len(WIDE_CROSS_ACROSS), 3)
-    return cross_contrast(profiles.mean(axis=2), layout.point_arms, samples.paper_round,
+    return cross_contrast(mean_along(profiles, 2), layout.point_arms, samples.paper_round,
                           samples.lit_paper)
 
 
@@ -730,16 +811,16 @@ def cross_contrast(profiles: np.ndarray, arms: np.ndarray, paper: np.ndarray,
     which arms are printed (not past the grid's edge), ``paper`` (points, 3) is the BGR of
     the paper round each point, ``lit_paper`` (the same) the lit paper there when known.
     """
-    grey = profiles.mean(axis=3)
+    grey = channel_mean(profiles)
     # Both sides must be brighter than the line: a glint on a piece is bright on one side only.
     beside = np.minimum(grey[..., 0], grey[..., -1])
     on = grey[..., 1:-1].min(axis=2)
     # ... and both must be paper, not a piece's coloured pattern.
     sides = np.log(np.maximum(profiles[:, :, [0, -1], :], 1.0))
-    papery = _like_paper(sides, paper)
-    if lit_paper is not None:
-        # A point the lamp lights between the pieces' shadows has the lit paper's colour.
-        papery |= _like_paper(sides, lit_paper)
+    # A point the lamp lights between the pieces' shadows has the lit paper's colour: the
+    # sides may be like either paper (both are judged in one pass).
+    papers = paper[None] if lit_paper is None else np.stack([paper, lit_paper])
+    papery = _like_paper(sides, papers).any(axis=0)
     # ... and the dip must be deeper than the shading and noise of a dark surface: on a dark
     # piece's side a few grey levels are a large share, and read as a line there.
     deep = beside - on >= LINE_DEPTH
@@ -754,13 +835,13 @@ def cross_contrast(profiles: np.ndarray, arms: np.ndarray, paper: np.ndarray,
     return result
 
 
-def _like_paper(sides: np.ndarray, paper: np.ndarray) -> np.ndarray:
-    """(points, arms) whether both sides of each arm (``sides``: log BGR, (points, arms, 2,
-    3)) have the colour of the ``paper`` (BGR, (points, 3)). The line may lie in a shadow lit
-    by the room's other light (blue beside a warm lamp): the darker the paper there, the
-    more its colour may differ."""
-    relative = sides - np.log(paper)[:, None, None, :]
-    brightness = relative.mean(axis=3)
-    hue = np.linalg.norm(relative - brightness[..., None], axis=3)
-    result: np.ndarray = (hue <= CROSS_PAPER_CHROMA + np.maximum(-brightness, 0.0)).all(axis=2)
+def _like_paper(sides: np.ndarray, papers: np.ndarray) -> np.ndarray:
+    """(papers, points, arms) whether both sides of each arm (``sides``: log BGR, (points,
+    arms, 2, 3)) have the colour of each of ``papers`` (BGR, (papers, points, 3)). The line
+    may lie in a shadow lit by the room's other light (blue beside a warm lamp): the darker
+    the paper there, the more its colour may differ."""
+    relative = sides - np.log(papers)[:, :, None, None, :]
+    brightness = channel_mean(relative)
+    hue = channel_norm(relative - brightness[..., None])
+    result: np.ndarray = (hue <= CROSS_PAPER_CHROMA + np.maximum(-brightness, 0.0)).all(axis=3)
     return result

@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from vision.config import VisionConfig
-from vision.reductions import channel_mean, mean_along, median_along, short_sum
+from vision.reductions import channel_mean, channel_norm, mean_along, median_along, short_sum
 
 
 class PointLabel(Enum):
@@ -280,10 +280,9 @@ def lines_on_paper(config: VisionConfig, model: ColourModel, features: np.ndarra
     """
     empty = LABELS.index(PointLabel.EMPTY)
     colours = _without_cool_shadow(config, features[:, empty, :3])
-    brightness = colours.mean(axis=1, keepdims=True)
+    brightness = channel_mean(colours)[:, None]
     paper_chroma = model.means[empty, :3] - model.means[empty, :3].mean()
-    papery = np.linalg.norm(colours - brightness - paper_chroma, axis=1) \
-        <= config.paper_chroma_tolerance
+    papery = channel_norm(colours - brightness - paper_chroma) <= config.paper_chroma_tolerance
     result: np.ndarray = (papery & (brightness[:, 0] >= -SHADOW_DEEPEST)
                           & (features[:, empty, 3] >= sharp_level(config, model)))
     return result
@@ -305,8 +304,8 @@ def _out_of_shadow(config: VisionConfig, features: np.ndarray, showing: np.ndarr
     empty = LABELS.index(PointLabel.EMPTY)
     colour = features[:, empty, :3]
     tops = features[:, [index for index in range(len(LABELS)) if index != empty], :3]
-    lifted_points = showing & (tops.mean(axis=2).min(axis=1) >= -SHADOW_DEEPEST)
-    darkness = np.clip(-colour.mean(axis=1), 0.0, config.paper_dark_tolerance)
+    lifted_points = showing & (channel_mean(tops).min(axis=1) >= -SHADOW_DEEPEST)
+    darkness = np.clip(-channel_mean(colour), 0.0, config.paper_dark_tolerance)
     lifted: np.ndarray = colour + np.where(lifted_points, darkness, 0.0)[:, None]
     return lifted
 

@@ -39,6 +39,7 @@ import numpy as np
 from vision.colour import WARM, without_cool_light, without_warmth
 from vision.config import VisionConfig
 from vision.light_field import paper_light
+from vision.reductions import channel_mean, channel_norm, median_along
 from vision.sampling import BoardSamples, SamplingLayout
 from vision.shadows import READ_HALF_WIDTH, ShadowReach, shadowed_cells
 
@@ -113,14 +114,15 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     a hand reaching in covers paper at the grid's edge too, and more of it.
     """
     colours, spread, usable = samples.paper_colours, samples.paper_spread, None
-    near = np.zeros(len(colours), bool)
+    near = beside_pieces = np.zeros(len(colours), bool)
     if occupied is not None:
-        near = _beside(layout, occupied) | _long_shadows(layout, shadow_reach, occupied)
+        beside_pieces = _beside(layout, occupied)
+        near = beside_pieces | _long_shadows(layout, shadow_reach, occupied)
         if cover is not None:
             visible = samples.visible_paper(layout, cover, occupied)
             colours, spread, usable = visible.colours, visible.spread, visible.usable
     logs = np.log(np.maximum(colours, 1.0).astype(np.float64))
-    brightness = logs.mean(axis=1)
+    brightness = channel_mean(logs)
     chroma = logs - brightness[:, None]
     judged = np.ones(len(colours), bool) if usable is None else usable
     clean = judged & ~near
@@ -129,9 +131,9 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     # allowed below. Not from the paper beyond the grid's sides: under a hand over most of
     # the grid, that would put the median halfway between skin and paper, near both.
     on_grid = judged & layout.on_grid
-    median = np.median(chroma[on_grid if on_grid.any() else judged], axis=0)
+    median = median_along(chroma[on_grid if on_grid.any() else judged], axis=0)
     offset = chroma - median
-    uniform = bool((np.linalg.norm(offset[clean & layout.on_grid], axis=1)
+    uniform = bool((channel_norm(offset[clean & layout.on_grid])
                     <= config.paper_chroma_tolerance / 2).all())
     # The light the points were judged against, when fitted to these same samples.
     light = samples.paper_light
@@ -155,7 +157,7 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
         config, offset, shadow_depth, near)
     if not moved:
         offset = _without_warm_light(config, offset, brightness_error)
-    chroma_error = np.linalg.norm(offset, axis=1)
+    chroma_error = channel_norm(offset)
     tinted = near
     if coloured is not None:
         tinted = _beside(layout, coloured) | _long_shadows(layout, shadow_reach, coloured)
@@ -172,8 +174,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     # colour alone), but its shadow, lit by the room's other light, may be warmer by as
     # much as a coloured piece's may: as much as it is darker, a little at most.
     beside_pale = near & ~tinted & (not moved)
-    hue_error = np.where(beside_pale, np.linalg.norm(
-        without_warmth(offset, cooler=0.0, warmer=shadow_warmth), axis=1), chroma_error)
+    hue_error = np.where(beside_pale, channel_norm(
+        without_warmth(offset, cooler=0.0, warmer=shadow_warmth)), chroma_error)
     dark = np.where(near, config.near_piece_dark_tolerance, config.paper_dark_tolerance)
     # A piece's hard shadow may split a sample next to it into lit paper and deep shadow,
     # both the paper's colour; a finger's edge there brings skin's. The deeper the shadow,
@@ -199,7 +201,7 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
             or covered.sum() > MAX_EDGE_SAMPLES:
         return result
     between_points = (layout.cell_neighbours < len(occupied)).all(axis=1)
-    if not (_beside(layout, occupied) & between_points)[covered].all():
+    if not (beside_pieces & between_points)[covered].all():
         return result
     again = check_paper(config, layout, samples, occupied, edge_cover, piece_colours, coloured,
                         paper_chroma, shadow_reach)
@@ -245,7 +247,7 @@ def _leans_to_pieces(config: VisionConfig, offset: np.ndarray, brightness_error:
     leaning = np.zeros(len(offset), bool)
     if piece_colours is None:
         return leaning
-    error = np.linalg.norm(offset, axis=1)
+    error = channel_norm(offset)
     for colour in piece_colours:
         hue = colour - colour.mean()
         if np.linalg.norm(hue) < config.coloured_piece:
@@ -255,7 +257,7 @@ def _leans_to_pieces(config: VisionConfig, offset: np.ndarray, brightness_error:
             # axis alone, and so does paper in a shadow lit by the room's cooler light.
             continue
         leans = (error > config.paper_chroma_tolerance / 2) & (
-            np.linalg.norm(offset - hue, axis=1) < error)
+            channel_norm(offset - hue) < error)
         darkness = -float(colour.mean())
         if darkness > config.dark_piece:
             leans &= brightness_error < -darkness / 2

@@ -320,7 +320,7 @@ def calibrate(
     are read; without it, it is judged from the image (``_piece_height``), which a
     printed or textured set can mislead.
     """
-    if piece_height is not None and not 0 <= piece_height <= MAX_PIECE_HEIGHT_MM:
+    if piece_height is not None and not piece_height_allowed(piece_height):
         raise ValueError(f"bad piece height {piece_height!r} mm "
                          f"(expected 0 to {MAX_PIECE_HEIGHT_MM:g})")
     height, width = image.shape[:2]
@@ -346,7 +346,7 @@ def calibrate(
     failure: CalibrationFailed | None = None
     for top in heights:
         try:
-            return _calibrate_at(config, image, layout, model, camera, stored, top)
+            return _calibrate_at(config, image, layout, model, camera, expected, stored, top)
         except CalibrationFailed as error:
             # The first height tried is the one judged best: its failure is the one to tell.
             failure = failure or error
@@ -354,12 +354,17 @@ def calibrate(
     raise failure
 
 
+def piece_height_allowed(height: float) -> bool:
+    """Whether ``height`` (mm) can be the pieces' tops' height (NaN cannot)."""
+    return 0 <= height <= MAX_PIECE_HEIGHT_MM
+
+
 def _calibrate_at(config: VisionConfig, image: np.ndarray, layout: SamplingLayout,
-                  model: BoardModel, camera: CameraModel,
+                  model: BoardModel, camera: CameraModel, expected: np.ndarray,
                   stored: tuple[tuple[float, float], ...] | None, top: float) -> Calibration:
-    """The calibration with the pieces' tops read at ``top`` mm; raises CalibrationFailed."""
+    """The calibration of the start position ``expected`` with the pieces' tops read at
+    ``top`` mm; raises CalibrationFailed."""
     size = model.size
-    expected = start_labels(size)
     occupied = expected != LABELS.index(PointLabel.EMPTY)
     maps = view_maps(layout, model, camera, top)
     samples = sample_board(layout, image, maps, occupied)
@@ -713,10 +718,8 @@ def _piece_heights(layout: SamplingLayout, model: BoardModel, camera: CameraMode
     for height in TOP_HEIGHTS_MM:
         if height == first:
             continue
-        view = remap(image, view_maps(layout, model, camera, height).tops)
-        discs = view.reshape(-1, 3).astype(np.float32)[layout.point_pixels]
-        colours = np.log(np.maximum(np.partition(discs, layout.colour_rank, axis=1)[
-            :, layout.colour_rank], 1.0))
+        samples = sample_board(layout, image, view_maps(layout, model, camera, height))
+        colours = np.log(np.maximum(samples.point_colours, 1.0))
         apart[height] = _separation(colours[expected == red], colours[expected == black])
     yield from sorted(apart, key=lambda height: -apart[height])[:RETRIED_HEIGHTS]
 
@@ -936,7 +939,7 @@ def _calibration_from_json(data: object) -> Calibration:
         raise ValueError(f"bad board size {size!r}")
     camera = CameraModel.from_json(data["camera"])
     piece_height = float(data.get("piece_height", 0.0))
-    if not 0 <= piece_height <= MAX_PIECE_HEIGHT_MM:
+    if not piece_height_allowed(piece_height):
         raise ValueError(f"bad piece height {piece_height!r}")
     corners_data = data.get("corners")
     corners = None

@@ -216,11 +216,11 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray,
     """
     empty = LABELS.index(PointLabel.EMPTY)
     cross = features[:, empty, 3]
-    paper_lines = lines_on_paper(config, model, features) if shadowed is not None else None
     features = features.copy()
     features[:, empty, :3] = _without_cool_shadow(config, features[:, empty, :3])
-    if shadowed is not None and paper_lines is not None:
-        features[:, empty, :3] = _out_of_shadow(config, features, shadowed & paper_lines)
+    if shadowed is not None:
+        showing = _lines_on_paper(config, model, features[:, empty, :3], cross)
+        features[:, empty, :3] = _out_of_shadow(config, features, shadowed & showing)
     # A line seen more plainly than the bare points showed it at calibration (out of a
     # shadow, or of a spotlight's glare) is no evidence against bare paper.
     features[:, empty, 3] = np.minimum(cross, model.means[empty, 3])
@@ -279,12 +279,20 @@ def lines_on_paper(config: VisionConfig, model: ColourModel, features: np.ndarra
     the lamp, showed most of a cross, and is darker than any shadow.
     """
     empty = LABELS.index(PointLabel.EMPTY)
-    colours = _without_cool_shadow(config, features[:, empty, :3])
+    return _lines_on_paper(config, model, _without_cool_shadow(config, features[:, empty, :3]),
+                           features[:, empty, 3])
+
+
+def _lines_on_paper(config: VisionConfig, model: ColourModel, colours: np.ndarray,
+                    cross: np.ndarray) -> np.ndarray:
+    """:func:`lines_on_paper` of bare points' ``colours`` with a shadow's cooler light taken
+    away already (``_without_cool_shadow``) and their ``cross``."""
+    empty = LABELS.index(PointLabel.EMPTY)
     brightness = channel_mean(colours)[:, None]
     paper_chroma = model.means[empty, :3] - model.means[empty, :3].mean()
     papery = channel_norm(colours - brightness - paper_chroma) <= config.paper_chroma_tolerance
     result: np.ndarray = (papery & (brightness[:, 0] >= -SHADOW_DEEPEST)
-                          & (features[:, empty, 3] >= sharp_level(config, model)))
+                          & (cross >= sharp_level(config, model)))
     return result
 
 
@@ -303,7 +311,7 @@ def _out_of_shadow(config: VisionConfig, features: np.ndarray, showing: np.ndarr
     """
     empty = LABELS.index(PointLabel.EMPTY)
     colour = features[:, empty, :3]
-    tops = features[:, [index for index in range(len(LABELS)) if index != empty], :3]
+    tops = features[:, [LABELS.index(label) for label in PIECE_LABELS], :3]
     lifted_points = showing & (channel_mean(tops).min(axis=1) >= -SHADOW_DEEPEST)
     darkness = np.clip(-channel_mean(colour), 0.0, config.paper_dark_tolerance)
     lifted: np.ndarray = colour + np.where(lifted_points, darkness, 0.0)[:, None]

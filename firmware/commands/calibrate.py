@@ -41,9 +41,9 @@ def add_piece_height(parser: argparse.ArgumentParser) -> None:
 
 def checked_piece_height(height: float | None) -> float | None:
     """``--piece-height`` as given; raises BadOption for an impossible one."""
-    from vision.calibrate import MAX_PIECE_HEIGHT_MM
+    from vision.calibrate import MAX_PIECE_HEIGHT_MM, piece_height_allowed
 
-    if height is not None and not 0 <= height <= MAX_PIECE_HEIGHT_MM:
+    if height is not None and not piece_height_allowed(height):
         raise BadOption(f"invalid --piece-height: {height:g} (expected 0 to "
                         f"{MAX_PIECE_HEIGHT_MM:g} mm)")
     return height

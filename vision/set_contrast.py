@@ -16,9 +16,10 @@ Decisions:
 - It confirms: a point the colour model reads as a piece, plainly not bare, and no
   outlier, whose excess lies on its own set's side of the middle by at least
   ``SURE_SPREADS`` spreads is sure. It disputes: a piece whose excess lies on the other
-  set's side by ``DISPUTE_SPREADS`` or more is unsure. It
-  never changes a label, and it confirms nothing when the start position's two sets are
-  not ``APART_SPREADS`` apart along the line.
+  set's side by ``DISPUTE_SPREADS`` or more is unsure, unless the piece's pixels plainly
+  fit its own set's palette (``vision.palette``; the reader's choice: a printed top's ring
+  has an excess of its own). It never changes a label, and it confirms nothing when the
+  start position's two sets are not ``APART_SPREADS`` apart along the line.
 - Then it may still dispute. Glossy tops mirror the room as well as the lamp, and a few of
   the start position's red tops under a wide lens showed as little excess as the black
   ones: the red set spread over the whole line. A black top greyed by the lamp later in

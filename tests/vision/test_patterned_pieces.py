@@ -60,3 +60,15 @@ def test_a_printed_tops_median_is_judged_less_its_pattern(
     frame = BoardReader(calibration, config).read(
         cv2.imread(str(ROOMS / "printed-low-lamp-frame-2.jpg")))
     assert frame.reading == BoardReading.parse("r2r2/2b3/1bbr2/2r3/1b1br1/2b2b")
+
+
+def test_washed_printed_tops_that_plainly_show_their_colours_are_read(
+        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
+    # Black tops printed with a yellow ring, under a cheap fisheye webcam that later washes
+    # them grey (a Blender render): what they show beyond their weakest channel is the
+    # ring's, which looks like the red set's. Their pixels still plainly hold the black
+    # set's colours, and the frame is read, not left doubtful at three black pieces.
+    calibration = room_calibration("printed-washed-fisheye-start.jpg")
+    frame = BoardReader(calibration, config).read(
+        cv2.imread(str(ROOMS / "printed-washed-fisheye-frame.jpg")))
+    assert frame.reading == BoardReading.parse("3bbr/1rrrbb/5r/3bbr/b1r2r/b1b1bb")

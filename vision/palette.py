@@ -219,13 +219,14 @@ Blender and two room sets (about 1,360 frames): in play, one low-lamp frame fewe
 spotlight frame more."""
 
 
-def leaning_sets(point_scores: np.ndarray) -> np.ndarray:
+def leaning_sets(point_scores: np.ndarray, margin: float | None = None) -> np.ndarray:
     """(points,) the piece set whose palette each point's pixels favour over the other
-    set's by ``LEANING`` per pixel, or -1 (the paper's palette left aside);
-    ``point_scores`` as :func:`scores`."""
+    set's by ``margin`` (``LEANING`` when not given) per pixel, or -1 (the paper's palette
+    left aside); ``point_scores`` as :func:`scores`."""
+    margin = LEANING if margin is None else margin
     red, black = LABELS.index(PointLabel.RED), LABELS.index(PointLabel.BLACK)
-    margin = point_scores[:, red] - point_scores[:, black]
-    result: np.ndarray = np.where(margin >= LEANING, red, np.where(margin <= -LEANING, black, -1))
+    apart = point_scores[:, red] - point_scores[:, black]
+    result: np.ndarray = np.where(apart >= margin, red, np.where(apart <= -margin, black, -1))
     return result
 
 

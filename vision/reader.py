@@ -56,6 +56,7 @@ from vision.mirror_spot import (
     spot,
 )
 from vision.palette import (
+    SURE,
     bin_codes,
     leaning_sets,
     paper_logs,
@@ -342,7 +343,14 @@ class BoardReader:
         may_be_bare = (self._brighter_than_paper(samples, result.labels, pale)
                        | self._pale_on_lines(frame, maps, samples, pale)
                        | self._on_plain_lines(samples, result.labels))
-        other = np.where(may_be_bare, _EMPTY, self._split_tops(samples, result))
+        split = self._split_tops(samples, result)
+        if palette_scores is not None:
+            # Which set a split top is of is a question between the two sets' palettes
+            # alone: pixels that plainly favour the set read settle it, whether or not
+            # they fit the paper's palette too (a printed top's pale ring does).
+            split = np.where(leaning_sets(palette_scores, SURE) == result.labels,
+                             result.labels, split)
+        other = np.where(may_be_bare, _EMPTY, split)
         other = np.where(other == result.labels,
                          self._mirroring(samples, result.labels, pale), other)
         if palette_says is not None:

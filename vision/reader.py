@@ -296,9 +296,11 @@ class BoardReader:
                                            self._in_shadows(occupied))
                 occupied = result.labels != _EMPTY
             if self.calibration.set_contrast is not None:
+                favoured = None if palette_scores is None else (
+                    leaning_sets(palette_scores, SURE) == result.labels)
                 result = replace(result, confidences=confirmed(
                     self.calibration.set_contrast, samples.features, result,
-                    self.config.confident))
+                    self.config.confident, favoured))
             if palette_says is not None:
                 result = replace(result, confidences=confirmed_by_palette(
                     palette_says, result.labels, result.confidences, self.config.confident))

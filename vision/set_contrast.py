@@ -141,16 +141,23 @@ def learn_set_contrast(features: np.ndarray, expected: np.ndarray) -> SetContras
 
 
 def confirmed(contrast: SetContrast, features: np.ndarray, result: Classification,
-              sure: float) -> np.ndarray:
+              sure: float, palette_favoured: np.ndarray | None = None) -> np.ndarray:
     """(points,) the confidences of ``result``, raised to ``sure`` where the excess confirms
-    an unsure piece's set (see the module's decisions)."""
+    an unsure piece's set (see the module's decisions). ``palette_favoured`` (points,)
+    marks the pieces whose pixels plainly favour the palette of the set read over the
+    other set's (``vision.palette``): for those, an excess on their own set's side at all
+    is a second witness enough."""
     if not contrast.confirms:
         return result.confidences
     labels, distances = result.labels, result.distances
-    own = distances[np.arange(len(labels)), labels]
+    points = np.arange(len(labels))
+    own = distances[points, labels]
+    side = on_own_side(contrast, features, labels)
+    if palette_favoured is not None:
+        side |= palette_favoured & (labels != _EMPTY) & (
+            _own_side(contrast, features, labels) >= 0.0)
     confirms = ((labels != _EMPTY) & (result.confidences < sure)
-                & (distances[:, _EMPTY] >= NOT_BARE) & (own <= NOT_OUTLIER)
-                & on_own_side(contrast, features, labels))
+                & (distances[:, _EMPTY] >= NOT_BARE) & (own <= NOT_OUTLIER) & side)
     confidences: np.ndarray = np.where(confirms, sure, result.confidences)
     return confidences
 

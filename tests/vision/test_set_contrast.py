@@ -185,3 +185,16 @@ def test_a_black_top_mirroring_the_lamp_where_red_tops_did_is_never_read_as_red(
     without = BoardReader(replace(calibration, set_contrast=None), config).read(
         cv2.imread(str(ROOMS / "mirrored-reds-wide-frame.jpg")))
     assert without.reading not in (None, truth)
+
+
+def test_a_piece_both_the_palette_and_the_excess_put_in_its_set_is_read(
+        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
+    # Shells against pebbles under window light (a Blender render): the shell on b5 lies
+    # off its point, half its disc paper, and the colours read it as a shell unsurely.
+    # Its pixels favour the shells' palette over the pebbles' by about 4 per pixel (the
+    # paper's fits them too) and its excess lies on the shells' side: two witnesses that
+    # agree, and the frame is read.
+    calibration = room_calibration("shell-off-point-window-start.jpg")
+    frame = BoardReader(calibration, config).read(
+        cv2.imread(str(ROOMS / "shell-off-point-window-frame.jpg")))
+    assert frame.reading == BoardReading.parse("2b3/1r2r1/2rrr1/1r4/6/1r1r1r")

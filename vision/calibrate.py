@@ -201,6 +201,10 @@ class Calibration:
     """The start position's pale pieces whose tops mirrored a lamp, each with its top's
     brightness (log, relative to the paper round it): a glossy dark top there would mirror
     it too (``vision.mirror_spot``)."""
+    piece_height_given: bool = False
+    """Whether ``piece_height`` was given by the maker (measured) rather than judged from the
+    image: a calibration made again (from the companion page) keeps a given height, which
+    the image may not show as well. False in files written before it was kept."""
 
     @property
     def model(self) -> BoardModel:
@@ -230,6 +234,7 @@ class Calibration:
             "size": self.size,
             "camera": self.camera.to_json(),
             "piece_height": round(self.piece_height, 3),
+            "piece_height_given": self.piece_height_given,
             "corners": None if self.corners is None else [list(c) for c in self.corners],
             "colours": self.colours.to_json(),
             "paper_chroma": None if self.paper_chroma is None else [
@@ -346,7 +351,8 @@ def calibrate(
     failure: CalibrationFailed | None = None
     for top in heights:
         try:
-            return _calibrate_at(config, image, layout, model, camera, expected, stored, top)
+            return _calibrate_at(config, image, layout, model, camera, expected, stored, top,
+                                 given=piece_height is not None)
         except CalibrationFailed as error:
             # The first height tried is the one judged best: its failure is the one to tell.
             failure = failure or error
@@ -361,9 +367,10 @@ def piece_height_allowed(height: float) -> bool:
 
 def _calibrate_at(config: VisionConfig, image: np.ndarray, layout: SamplingLayout,
                   model: BoardModel, camera: CameraModel, expected: np.ndarray,
-                  stored: tuple[tuple[float, float], ...] | None, top: float) -> Calibration:
+                  stored: tuple[tuple[float, float], ...] | None, top: float,
+                  given: bool) -> Calibration:
     """The calibration of the start position ``expected`` with the pieces' tops read at
-    ``top`` mm; raises CalibrationFailed."""
+    ``top`` mm (``given``: the maker's height, not one judged); raises CalibrationFailed."""
     size = model.size
     occupied = expected != LABELS.index(PointLabel.EMPTY)
     maps = view_maps(layout, model, camera, top)
@@ -378,7 +385,7 @@ def _calibrate_at(config: VisionConfig, image: np.ndarray, layout: SamplingLayou
                               shadows, learned.palette,
                               frozenset(model.points[i] for i in learned.printed_points),
                               {model.points[i]: level
-                               for i, level in learned.pale_mirrors.items()})
+                               for i, level in learned.pale_mirrors.items()}, given)
     _check_read_as_start(config, calibration, image)
     return calibration
 
@@ -941,6 +948,10 @@ def _calibration_from_json(data: object) -> Calibration:
     piece_height = float(data.get("piece_height", 0.0))
     if not piece_height_allowed(piece_height):
         raise ValueError(f"bad piece height {piece_height!r}")
+    piece_height_given = data.get("piece_height_given", False)
+    if type(piece_height_given) is not bool:
+        raise ValueError(f"bad piece height given {piece_height_given!r} (expected true or "
+                         "false)")
     corners_data = data.get("corners")
     corners = None
     if corners_data is not None:
@@ -972,7 +983,7 @@ def _calibration_from_json(data: object) -> Calibration:
                        piece_height, paper_chroma, _top_patterns(data.get("top_patterns", {})),
                        contrast, reach, rims, mirrors, shadows, palette,
                        _points_named(data, "printed_points", size),
-                       _pale_mirrors(data.get("pale_mirrors", {}), size))
+                       _pale_mirrors(data.get("pale_mirrors", {}), size), piece_height_given)
 
 
 def _points_named(data: dict[str, object], key: str, size: int) -> frozenset[Point]:

@@ -93,11 +93,11 @@ def run(args: argparse.Namespace) -> int:
               "side give these corners turned half way round with --corners, or use --click")
         print(corners_line(calibration.corners))
     # What was learned, so a maker can tell a sensible setup from a strange one.
-    judged = ("" if piece_height is not None else
+    source = (" (as given)" if calibration.piece_height_given else
               " (judged from the image; give --piece-height MM if they are not)")
     print(f"camera: {camera.viewing_angle_degrees():.0f} degrees from straight above, "
           f"lens distortion k1 {camera.distortion[0]:+.3f}, pieces' tops "
-          f"{calibration.piece_height:g} mm above the paper{judged}")
+          f"{calibration.piece_height:g} mm above the paper{source}")
     for label in sorted(calibration.wide_tops, key=lambda label: label.value, reverse=True):
         print(f"{label.name.lower()} pieces: tops vary (a printed pattern?), read over a "
               "wider part of them")

@@ -114,7 +114,7 @@ def parse_action(name: str, value: object) -> ActionRequest:
         action = ActionName(name)
     except ValueError:
         raise BadAction(f"unknown action: {name[:40]!r}") from None
-    if value is not None and not isinstance(value, str | int):
+    if value is not None and not isinstance(value, str | int | float):
         raise BadAction(f"invalid value for {name}: expected text or a number")
     text = None if value is None else str(value)[:40]
     problem = _VALUE_PROBLEMS.get(action, _takes_no_value)(action, text)
@@ -160,6 +160,23 @@ def _show_move_problem(action: ActionName, text: str | None) -> str | None:
     return None
 
 
+def _piece_height_problem(action: ActionName, text: str | None) -> str | None:
+    """What is wrong with a piece height (mm, as a maker measures it) for a calibration;
+    none given is fine: the height given before is kept, or one is judged from the image."""
+    if text is None:
+        return None
+    # Imported here: the page's other actions never load OpenCV.
+    from vision.calibrate import MAX_PIECE_HEIGHT_MM, piece_height_allowed
+
+    try:
+        height = float(text)
+    except ValueError:
+        height = float("nan")  # refused below, with the text as sent
+    if not piece_height_allowed(height):
+        return f"invalid piece height: {text!r} (expected 0 to {MAX_PIECE_HEIGHT_MM:g} mm)"
+    return None
+
+
 def _takes_no_value(action: ActionName, text: str | None) -> str | None:
     return None if text is None else f"{action.value} takes no value, got {text!r}"
 
@@ -170,6 +187,7 @@ _VALUE_PROBLEMS: dict[ActionName, Callable[[ActionName, str | None], str | None]
     ActionName.MODE: _mode_problem,
     ActionName.MATCH: _match_problem,
     ActionName.SHOW_MOVE: _show_move_problem,
+    ActionName.CALIBRATE: _piece_height_problem,
 }
 """What is wrong with an action's value, by action (None: nothing); the others take none."""
 
@@ -344,7 +362,7 @@ class BoardLink:
             assert value is not None
             return self._match(session, value, now)
         elif name is ActionName.CALIBRATE:
-            return self._calibrate()
+            return self._calibrate(None if value is None else float(value))
         elif name is ActionName.BUTTON_TEST:
             return self._start_button_test(now)
         return ActionResult(True, session.last_message)
@@ -370,10 +388,15 @@ class BoardLink:
         self._light(REPLAY_LAYER, path, now, SHOW_MOVE_SECONDS)
         return ActionResult(True, f"move {ply} of the game, {move.name}, on the lamps")
 
-    def _calibrate(self) -> ActionResult:
+    def _calibrate(self, piece_height: float | None) -> ActionResult:
         """Learn the camera again from its latest frame of the start position, and use it
         (and keep it in the calibration file, the previous one beside it) only when it
-        reads that frame as the start."""
+        reads that frame as the start.
+
+        The pieces' tops are read at ``piece_height`` (mm) when the page gives one, else at
+        the height the maker gave the calibration in use: a set whose height had to be
+        measured is seldom judged better from the image the next time.
+        """
         referee = self.board.session.referee
         if referee.current.moves or not referee.settled:
             return ActionResult(False, "set up the start position (new game) first")
@@ -385,29 +408,37 @@ class BoardLink:
         from vision.errors import CalibrationFailed
         from vision.reader import BoardReader
 
+        pipeline = self.board
         frame = self.camera[0]
+        if piece_height is None and pipeline.calibration.piece_height_given:
+            piece_height = pipeline.calibration.piece_height
         try:
-            calibration = calibrate(VisionConfig(), frame, size=referee.position.size)
+            calibration = calibrate(VisionConfig(), frame, size=referee.position.size,
+                                    piece_height=piece_height)
         except CalibrationFailed as error:
-            return ActionResult(False, f"calibration failed: {error}")
+            tried = "" if piece_height is None else f" (at the given {piece_height:g} mm)"
+            return ActionResult(False, f"calibration failed{tried}: {error}")
         reader = BoardReader(calibration)
         check = reader.read(frame)
         if check.reading is None or not check.reading.matches(referee.position):
             return ActionResult(False, "the new calibration does not read the start "
                                        f"position ({check.status.value}): kept the old one")
-        pipeline = self.board
         pipeline.reader, pipeline.calibration = reader, calibration
         pipeline.stabiliser.reset()
+        # Where the tops are read, as given or judged: a judged height far from the pieces'
+        # tells the maker to give theirs.
+        how = "as given" if calibration.piece_height_given else "judged from the image"
+        tops = f"(pieces' tops read {calibration.piece_height:g} mm up, {how})"
         if self.calibration_file is None:
-            return ActionResult(True, "calibrated (until the board restarts)")
+            return ActionResult(True, f"calibrated until the board restarts {tops}")
         try:
             if self.calibration_file.exists():
                 self.calibration_file.replace(self.calibration_file.with_name(
                     self.calibration_file.name + ".previous"))
             save_calibration(calibration, self.calibration_file)
         except OSError as error:
-            return ActionResult(True, f"calibrated, but not saved: {error}")
-        return ActionResult(True, f"calibrated and saved to {self.calibration_file}")
+            return ActionResult(True, f"calibrated {tops}, but not saved: {error}")
+        return ActionResult(True, f"calibrated and saved to {self.calibration_file} {tops}")
 
     def _step_lamp_test(self, now: float) -> None:
         """Light the lamp of the test whose turn it is (a page names it: a builder sees at

@@ -445,6 +445,19 @@ def test_calibration_needs_the_start_position_and_a_camera_frame(board: ServedBo
     assert status == 409 and "start position" in answer["message"]
 
 
+def test_a_piece_height_from_the_page_is_checked_before_the_board_is_asked(
+        board: ServedBoard) -> None:
+    for value in ("60", -1, "nan", "7 mm", "", True):
+        status, answer = board.act("calibrate", value)
+        assert status == 400, value
+        assert answer["error"] == f"invalid piece height: {str(value)!r} (expected 0 to 50 mm)"
+    # A possible height, as text (the page's field) or a number (a program), reaches the
+    # board, which has no camera frame here.
+    for height in ("7.5", 9, 4.25):
+        status, answer = board.act("calibrate", height)
+        assert status == 409 and answer["message"] == "no camera frame to calibrate from", height
+
+
 @pytest.mark.slow
 def test_button_test_takes_the_presses_from_the_game_and_gives_them_back(
         tmp_path: Path) -> None:

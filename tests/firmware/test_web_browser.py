@@ -152,3 +152,24 @@ def test_actions_without_pairing_are_refused_in_the_page(
     wait_until(lambda: "pair" in browser.find_element("id", "reply").text, "the refusal")
     time.sleep(0.3)
     assert board.board.referee.hint is None
+
+
+def test_the_page_sends_the_piece_height_typed_beside_calibrate(
+        browser: Any, watched: tuple[ServedBoard, LampWatch]) -> None:
+    board, _ = watched
+    browser.get(f"http://127.0.0.1:{board.port}/#token={TOKEN}")  # the pairing link
+    wait_until(lambda: drawn_pieces(browser), "the pieces drawn")
+    browser.find_element("css selector", ".tab[data-tab=setup]").click()
+    field = browser.find_element("id", "piece-height")
+    assert "piece height, mm (optional)" in browser.find_element(
+        "xpath", "//label[input[@id='piece-height']]").text
+    # An impossible height shows that the field's value went with the action: the board
+    # refuses it before looking for a camera frame.
+    field.send_keys("60")
+    browser.find_element("id", "act-calibrate").click()
+    wait_until(lambda: "invalid piece height: '60'" in browser.find_element("id", "reply").text,
+               "the refusal of the height")
+    field.clear()
+    browser.find_element("id", "act-calibrate").click()
+    wait_until(lambda: browser.find_element("id", "reply").text
+               == "no camera frame to calibrate from", "the calibration tried without a height")

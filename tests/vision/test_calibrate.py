@@ -97,6 +97,26 @@ def test_save_and_load_round_trip(calibration6: Calibration, tmp_path: Path) -> 
     assert np.allclose(loaded.colours.means, calibration6.colours.means, atol=1e-5)
 
 
+def test_a_given_piece_height_is_kept_as_given_and_old_files_load_as_judged(
+        config: VisionConfig, calibration6: Calibration, tmp_path: Path) -> None:
+    # A recalibration (from the companion page) reads the tops again at a height the maker
+    # gave: the file must tell it from one the image was judged to show.
+    given = calibrate(config, render(start_position(), Scene()), piece_height=3.5)
+    assert given.piece_height == 3.5 and given.piece_height_given
+    path = tmp_path / "cal.json"
+    save_calibration(given, path)
+    loaded = load_calibration(path)
+    assert loaded.piece_height == 3.5 and loaded.piece_height_given
+    save_calibration(calibration6, path)
+    assert not calibration6.piece_height_given and not load_calibration(path).piece_height_given
+    save_calibration(given, path)
+    data = json.loads(path.read_text())
+    del data["piece_height_given"]  # as files written before it was kept
+    path.write_text(json.dumps(data))
+    loaded = load_calibration(path)
+    assert loaded.piece_height == 3.5 and not loaded.piece_height_given
+
+
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(BadCalibration, match=r"cannot read calibration file: '.*nothere.json'"):
         load_calibration(tmp_path / "nothere.json")
@@ -161,6 +181,8 @@ def test_corrupt_colour_model(calibration6: Calibration, tmp_path: Path,
     ("top_patterns", {"b": [0.1, 0.2]}, r"bad top pattern \[0.1, 0.2\]"),
     ("top_patterns", {"b": [0.1, "x", 0]}, r"bad top pattern \[0.1, 'x', 0\]"),
     ("top_patterns", {"r": [float("nan"), 0, 0]}, r"bad top pattern \[nan, 0, 0\]"),
+    ("piece_height_given", "yes", r"bad piece height given 'yes' \(expected true or false\)"),
+    ("piece_height_given", 1, r"bad piece height given 1 \(expected true or false\)"),
 ])
 def test_corrupt_field_in_an_otherwise_good_file(
         calibration6: Calibration, tmp_path: Path, key: str, value: object, reason: str) -> None:

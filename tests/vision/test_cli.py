@@ -230,7 +230,8 @@ def test_calibrate_reads_the_tops_at_the_height_the_maker_gives(
     cal = tmp_path / "cal.json"
     assert main(["calibrate", str(start), "--out", str(cal), "--piece-height", "4.5"]) == 0
     assert json.loads(cal.read_text())["piece_height"] == 4.5
-    assert "pieces' tops 4.5 mm above the paper" in capsys.readouterr().out
+    assert "pieces' tops 4.5 mm above the paper (as given)" in capsys.readouterr().out
+    assert json.loads(cal.read_text())["piece_height_given"] is True
     assert main(["read", str(start), "--calibration", str(cal)]) == 0
 
 

@@ -154,6 +154,12 @@ function showHealth(h) {
 
 function token() { return localStorage.getItem(TOKEN_KEY) || ""; }
 
+// What a button sends from the field it names (data-value-from): none when that is empty.
+function fieldValue(id) {
+  const field = id ? $(id) : null;
+  return field && field.value !== "" ? field.value : undefined;
+}
+
 async function act(name, value) {
   const reply = $("reply");
   if (!token()) {
@@ -288,7 +294,8 @@ function start() {
   const level = $("level");
   for (let n = 1; n <= 10; n += 1) level.append(new Option(String(n), String(n)));
   for (const button of document.querySelectorAll("[data-action]")) {
-    button.addEventListener("click", () => act(button.dataset.action));
+    button.addEventListener("click",
+      () => act(button.dataset.action, fieldValue(button.dataset.valueFrom)));
   }
   $("mode").addEventListener("change", (e) => act("mode", e.target.value));
   $("level").addEventListener("change", (e) => act("level", e.target.value));

@@ -263,7 +263,10 @@ def evaluate(setup: Setup, tally: ConditionTally, config: VisionConfig,
             in_play = read_in_play(frame, board)
             tally.read_in_play += in_play == board
             tally.wrong_in_play += in_play is not None and in_play != board
-            tally.sure_wrong += surely_wrong(frame, board)
+            # Before a frame has settled which side a board without markers took for
+            # rank 1, a doubtful frame is one step from a wrong board only either way.
+            tally.sure_wrong += surely_wrong(frame, board) and (
+                half_turned is not None or surely_wrong(frame, turned_half_way(board)))
 
 
 def turned_half_way(board: BoardReading) -> BoardReading:

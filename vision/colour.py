@@ -216,10 +216,10 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray,
     """
     empty = LABELS.index(PointLabel.EMPTY)
     cross = features[:, empty, 3]
+    showing = None if shadowed is None else lines_on_paper(config, model, features)
     features = features.copy()
     features[:, empty, :3] = _without_cool_shadow(config, features[:, empty, :3])
     if shadowed is not None:
-        showing = _lines_on_paper(config, model, features[:, empty, :3], cross)
         features[:, empty, :3] = _out_of_shadow(config, features, shadowed & showing)
     # A line seen more plainly than the bare points showed it at calibration (out of a
     # shadow, or of a spotlight's glare) is no evidence against bare paper.
@@ -265,11 +265,21 @@ def _without_cool_shadow(config: VisionConfig, colours: np.ndarray) -> np.ndarra
     return result
 
 
+DEEP_SHADOW_COOLING = 0.7
+"""How much cooler (log, along the warm-cool axis) than the paper a point that shows its
+lines may be, up to as much as it is dark, besides ``cool_light_tolerance``: a low lamp's
+deep shadows are lit by the room's daylight alone. On Blender renders of a warm lamp low
+beside the board they were 1.2 deep and up to 0.64 cooler, where a shadow beside a piece's
+0.35 (``cool_shadow_tolerance``) left them blue: bare points there that showed their whole
+cross were left doubtful, and a start position was refused."""
+
+
 def lines_on_paper(config: VisionConfig, model: ColourModel, features: np.ndarray
                    ) -> np.ndarray:
     """(points,) the points that show their printed cross as plainly as a sharp frame's bare
-    points, with the paper's colour (a shadow's cooler light allowed for), no darker than
-    a shadow (SHADOW_DEEPEST): bare paper, maybe in a shadow.
+    points, with the paper's colour (a shadow's cooler light allowed for, as far as
+    ``DEEP_SHADOW_COOLING``), no darker than a shadow (SHADOW_DEEPEST): bare paper, maybe
+    in a shadow.
 
     A piece on its point hides the middle of its cross, where the arms are sampled: a dark
     one all of it (a few grey levels of shading on its side are no line:
@@ -279,20 +289,17 @@ def lines_on_paper(config: VisionConfig, model: ColourModel, features: np.ndarra
     the lamp, showed most of a cross, and is darker than any shadow.
     """
     empty = LABELS.index(PointLabel.EMPTY)
-    return _lines_on_paper(config, model, _without_cool_shadow(config, features[:, empty, :3]),
-                           features[:, empty, 3])
-
-
-def _lines_on_paper(config: VisionConfig, model: ColourModel, colours: np.ndarray,
-                    cross: np.ndarray) -> np.ndarray:
-    """:func:`lines_on_paper` of bare points' ``colours`` with a shadow's cooler light taken
-    away already (``_without_cool_shadow``) and their ``cross``."""
-    empty = LABELS.index(PointLabel.EMPTY)
+    colours = features[:, empty, :3]
     brightness = channel_mean(colours)[:, None]
+    darkness = np.maximum(-brightness[:, 0], 0.0)
+    cooler = config.cool_light_tolerance + np.minimum(darkness, DEEP_SHADOW_COOLING)
+    chroma = without_warmth(colours - brightness, cooler, 0.0)
     paper_chroma = model.means[empty, :3] - model.means[empty, :3].mean()
-    papery = channel_norm(colours - brightness - paper_chroma) <= config.paper_chroma_tolerance
-    result: np.ndarray = (papery & (brightness[:, 0] >= -SHADOW_DEEPEST)
-                          & (cross >= sharp_level(config, model)))
+    # The darker a sample, the noisier its colour, and the less of its light the paper's.
+    papery = channel_norm(chroma - paper_chroma) <= (
+        config.paper_chroma_tolerance * (1.0 + darkness / 2))
+    result: np.ndarray = (papery & (darkness <= SHADOW_DEEPEST)
+                          & (features[:, empty, 3] >= sharp_level(config, model)))
     return result
 
 

@@ -335,6 +335,10 @@ class BoardReader:
         assert samples.disc_relative is not None
         covering = piece_share(self.config, self.colours, samples.disc_relative)
         half_covered = ~occupied & (covering.share > self.config.bare_piece_share)
+        # The dark pixels round a bare point that shows its lines plainly are a shadow's:
+        # a piece set down over part of the point would hide some of them (a low lamp's
+        # deep blue shadows looked like a black set).
+        half_covered &= ~lines_on_paper(self.config, self.colours, samples.features)
         flagged = self._pale_over_another(samples, result.labels, pale, covering.share)
         flagged |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
         flagged |= self._paper_coloured(samples.features, result.labels, pale)

@@ -12,6 +12,7 @@ import pytest
 from controller.position import start_position
 from vision.calibrate import Calibration, calibrate
 from vision.config import VisionConfig
+from vision.reader import BoardReader, FrameReading
 from vision.render import Scene, render
 
 
@@ -41,3 +42,18 @@ def room_calibration(config: VisionConfig) -> Callable[[str], Calibration]:
         return calibrate(config, cv2.imread(str(rooms / name)))
 
     return calibrated
+
+
+@pytest.fixture(scope="session")
+def room_reading(config: VisionConfig, room_calibration: Callable[[str], Calibration]
+                 ) -> Callable[[str], FrameReading]:
+    """What a fresh reader, calibrated on a room's start image, reads from one of its frames:
+    ``room_reading("name")`` reads ``data/rooms/name-frame.jpg`` with the calibration of
+    ``name-start.jpg``."""
+    rooms = Path(__file__).parent / "data" / "rooms"
+
+    def read(name: str) -> FrameReading:
+        reader = BoardReader(room_calibration(f"{name}-start.jpg"), config)
+        return reader.read(cv2.imread(str(rooms / f"{name}-frame.jpg")))
+
+    return read

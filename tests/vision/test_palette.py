@@ -31,7 +31,7 @@ from vision.palette import (
     the_set_besides,
     verdicts,
 )
-from vision.reader import BoardReader
+from vision.reader import BoardReader, FrameReading
 
 ROOMS = Path(__file__).parent / "data" / "rooms"
 EMPTY, RED, BLACK = (LABELS.index(label) for label in
@@ -252,13 +252,11 @@ def test_a_ringed_black_top_under_a_spotlight_is_never_read_as_red(
 
 
 def test_a_split_top_whose_pixels_plainly_favour_its_set_is_read(
-        room_calibration: Callable[[str], Calibration], config: VisionConfig) -> None:
+        room_reading: Callable[[str], FrameReading]) -> None:
     # Shells against pebbles under window light (a Blender render): the pebble on e1 lies
     # off its point, so half its sample disc is paper and the top's median looks like a
     # shell. Its pixels favour the pebbles' palette over the shells' by about 2 per pixel
     # (they fit the paper's too, being half paper): which set it is of is settled, and the
     # frame is read.
-    calibration = room_calibration("pebble-off-point-window-start.jpg")
-    frame = BoardReader(calibration, config).read(
-        cv2.imread(str(ROOMS / "pebble-off-point-window-frame.jpg")))
+    frame = room_reading("pebble-off-point-window")
     assert frame.reading == BoardReading.parse("bb1rbr/rrb1r1/bbr2b/1r1br1/b2r1r/b2rb1")

@@ -20,7 +20,7 @@ from controller.reading import BoardReading
 from vision.calibrate import Calibration, load_calibration, save_calibration
 from vision.colour import PointLabel
 from vision.config import VisionConfig
-from vision.reader import BoardReader
+from vision.reader import BoardReader, FrameReading
 
 ROOMS = Path(__file__).parent / "data" / "rooms"
 START = ROOMS / "printed-low-lamp-start.jpg"
@@ -63,12 +63,10 @@ def test_a_printed_tops_median_is_judged_less_its_pattern(
 
 
 def test_washed_printed_tops_that_plainly_show_their_colours_are_read(
-        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
+        room_reading: Callable[[str], FrameReading]) -> None:
     # Black tops printed with a yellow ring, under a cheap fisheye webcam that later washes
     # them grey (a Blender render): what they show beyond their weakest channel is the
     # ring's, which looks like the red set's. Their pixels still plainly hold the black
     # set's colours, and the frame is read, not left doubtful at three black pieces.
-    calibration = room_calibration("printed-washed-fisheye-start.jpg")
-    frame = BoardReader(calibration, config).read(
-        cv2.imread(str(ROOMS / "printed-washed-fisheye-frame.jpg")))
+    frame = room_reading("printed-washed-fisheye")
     assert frame.reading == BoardReading.parse("3bbr/1rrrbb/5r/3bbr/b1r2r/b1b1bb")

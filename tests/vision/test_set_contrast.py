@@ -16,7 +16,7 @@ from vision.calibrate import Calibration, load_calibration, save_calibration, st
 from vision.colour import Classification
 from vision.config import VisionConfig
 from vision.errors import BadCalibration
-from vision.reader import BoardReader, ReadStatus
+from vision.reader import BoardReader, FrameReading, ReadStatus
 from vision.set_contrast import SetContrast, confirmed, disputed, excess, learn_set_contrast
 
 ROOMS = Path(__file__).parent / "data" / "rooms"
@@ -188,13 +188,11 @@ def test_a_black_top_mirroring_the_lamp_where_red_tops_did_is_never_read_as_red(
 
 
 def test_a_piece_both_the_palette_and_the_excess_put_in_its_set_is_read(
-        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
+        room_reading: Callable[[str], FrameReading]) -> None:
     # Shells against pebbles under window light (a Blender render): the shell on b5 lies
     # off its point, half its disc paper, and the colours read it as a shell unsurely.
     # Its pixels favour the shells' palette over the pebbles' by about 4 per pixel (the
     # paper's fits them too) and its excess lies on the shells' side: two witnesses that
     # agree, and the frame is read.
-    calibration = room_calibration("shell-off-point-window-start.jpg")
-    frame = BoardReader(calibration, config).read(
-        cv2.imread(str(ROOMS / "shell-off-point-window-frame.jpg")))
+    frame = room_reading("shell-off-point-window")
     assert frame.reading == BoardReading.parse("2b3/1r2r1/2rrr1/1r4/6/1r1r1r")

@@ -288,6 +288,8 @@ class BoardReader:
             occupied = result.labels != _EMPTY
         palette_scores = self._palette_scores(samples)
         palette_says = None if palette_scores is None else verdicts(palette_scores)
+        # The set each point's pixels plainly favour, the paper's palette left aside.
+        favoured_set = None if palette_scores is None else leaning_sets(palette_scores, SURE)
         # Second looks, for frames with an unsure point only (a still, clear board has none).
         if not (result.confidences >= self.config.confident).all():
             levelled = self._cross_at_local_level(samples.features, result)
@@ -296,11 +298,10 @@ class BoardReader:
                                            self._in_shadows(occupied))
                 occupied = result.labels != _EMPTY
             if self.calibration.set_contrast is not None:
-                favoured = None if palette_scores is None else (
-                    leaning_sets(palette_scores, SURE) == result.labels)
                 result = replace(result, confidences=confirmed(
                     self.calibration.set_contrast, samples.features, result,
-                    self.config.confident, favoured))
+                    self.config.confident,
+                    None if favoured_set is None else favoured_set == result.labels))
             if palette_says is not None:
                 result = replace(result, confidences=confirmed_by_palette(
                     palette_says, result.labels, result.confidences, self.config.confident))
@@ -350,12 +351,11 @@ class BoardReader:
                        | self._pale_on_lines(frame, maps, samples, pale)
                        | self._on_plain_lines(samples, result.labels))
         split = self._split_tops(samples, result)
-        if palette_scores is not None:
+        if favoured_set is not None:
             # Which set a split top is of is a question between the two sets' palettes
             # alone: pixels that plainly favour the set read settle it, whether or not
             # they fit the paper's palette too (a printed top's pale ring does).
-            split = np.where(leaning_sets(palette_scores, SURE) == result.labels,
-                             result.labels, split)
+            split = np.where(favoured_set == result.labels, result.labels, split)
         other = np.where(may_be_bare, _EMPTY, split)
         other = np.where(other == result.labels,
                          self._mirroring(samples, result.labels, pale), other)

@@ -15,7 +15,9 @@ Decisions:
   line, and how far the start position's pieces spread along it.
 - It confirms: a point the colour model reads as a piece, plainly not bare, and no
   outlier, whose excess lies on its own set's side of the middle by at least
-  ``SURE_SPREADS`` spreads is sure. It disputes: a piece whose excess lies on the other
+  ``SURE_SPREADS`` spreads is sure; so is one whose pixels plainly favour its set's
+  palette over the other set's (``vision.palette``) and whose excess lies on its own
+  side at all: two witnesses that agree. It disputes: a piece whose excess lies on the other
   set's side by ``DISPUTE_SPREADS`` or more is unsure, unless the piece's pixels plainly
   fit its own set's palette (``vision.palette``; the reader's choice: a printed top's ring
   has an excess of its own). It never changes a label, and it confirms nothing when the
@@ -150,8 +152,7 @@ def confirmed(contrast: SetContrast, features: np.ndarray, result: Classificatio
     if not contrast.confirms:
         return result.confidences
     labels, distances = result.labels, result.distances
-    points = np.arange(len(labels))
-    own = distances[points, labels]
+    own = distances[np.arange(len(labels)), labels]
     side = on_own_side(contrast, features, labels)
     if palette_favoured is not None:
         side |= palette_favoured & (labels != _EMPTY) & (

@@ -58,16 +58,19 @@ WARM = np.array([-1.0, 0.0, 1.0]) / np.sqrt(2)
 
 
 def without_cool_light(config: VisionConfig, chroma: np.ndarray, darkness: np.ndarray,
-                       shadowed: np.ndarray | bool = True) -> np.ndarray:
+                       shadowed: np.ndarray | bool = True, deepest: float | None = None
+                       ) -> np.ndarray:
     """(n, 3) log chroma with the share of it that cooler light explains taken away.
 
     Light of another colour temperature (daylight round a warm spotlight's cone, a shadow
     lit by the sky alone) moves paper along the warm-cool axis only, and towards cool: no
     hand is bluer than the paper. A little of that is allowed anywhere; in a shadow
-    (``shadowed``), up to as much again as the sample is dark.
+    (``shadowed``), up to as much again as the sample is dark, at most ``deepest``
+    (``cool_shadow_tolerance`` when not given).
     """
+    most = config.cool_shadow_tolerance if deepest is None else deepest
     allowance = config.cool_light_tolerance + np.where(
-        shadowed, np.minimum(darkness, config.cool_shadow_tolerance), 0.0)
+        shadowed, np.minimum(darkness, most), 0.0)
     return without_warmth(chroma, cooler=allowance, warmer=0.0)
 
 
@@ -255,13 +258,15 @@ def classify(config: VisionConfig, model: ColourModel, features: np.ndarray,
     return result
 
 
-def _without_cool_shadow(config: VisionConfig, colours: np.ndarray) -> np.ndarray:
+def _without_cool_shadow(config: VisionConfig, colours: np.ndarray,
+                         deepest: float | None = None) -> np.ndarray:
     """(points, 3) bare points' ``colours`` with the cooler light of a shadow taken away: a
     bare point in a piece's shadow is lit by the room's other light alone, and when that is
-    cooler, so is the point (up to as far again as it is dark)."""
+    cooler, so is the point (up to as far again as it is dark, ``deepest`` at most as for
+    :func:`without_cool_light`)."""
     brightness = channel_mean(colours)[:, None]
     result: np.ndarray = brightness + without_cool_light(
-        config, colours - brightness, np.maximum(-brightness[:, 0], 0.0))
+        config, colours - brightness, np.maximum(-brightness[:, 0], 0.0), deepest=deepest)
     return result
 
 
@@ -289,14 +294,12 @@ def lines_on_paper(config: VisionConfig, model: ColourModel, features: np.ndarra
     the lamp, showed most of a cross, and is darker than any shadow.
     """
     empty = LABELS.index(PointLabel.EMPTY)
-    colours = features[:, empty, :3]
+    colours = _without_cool_shadow(config, features[:, empty, :3], DEEP_SHADOW_COOLING)
     brightness = channel_mean(colours)[:, None]
     darkness = np.maximum(-brightness[:, 0], 0.0)
-    cooler = config.cool_light_tolerance + np.minimum(darkness, DEEP_SHADOW_COOLING)
-    chroma = without_warmth(colours - brightness, cooler, 0.0)
     paper_chroma = model.means[empty, :3] - model.means[empty, :3].mean()
     # The darker a sample, the noisier its colour, and the less of its light the paper's.
-    papery = channel_norm(chroma - paper_chroma) <= (
+    papery = channel_norm(colours - brightness - paper_chroma) <= (
         config.paper_chroma_tolerance * (1.0 + darkness / 2))
     result: np.ndarray = (papery & (darkness <= SHADOW_DEEPEST)
                           & (features[:, empty, 3] >= sharp_level(config, model)))

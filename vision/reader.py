@@ -331,15 +331,17 @@ class BoardReader:
         paper = check_paper(self.config, self._layout, samples, occupied,
                             maps.cover, pieces, coloured, self._paper_chroma,
                             self.calibration.shadow_reach, maps.edge_cover)
+        # Where the point shows its lines on the paper (a bare point, maybe in a shadow).
+        showing_lines = lines_on_paper(self.config, self.colours, samples.features)
         # A piece set down off its point covers part of this one: never read it as bare
-        # surely. It may hold that piece, or be bare beside it (the game tells which).
+        # surely. It may hold that piece, or be bare beside it (the game tells which). But
+        # the dark pixels round a bare point that shows its lines plainly are a shadow's:
+        # such a piece would hide some of them (a low lamp's deep blue shadows looked like
+        # a black set).
         assert samples.disc_relative is not None
         covering = piece_share(self.config, self.colours, samples.disc_relative)
-        half_covered = ~occupied & (covering.share > self.config.bare_piece_share)
-        # The dark pixels round a bare point that shows its lines plainly are a shadow's:
-        # a piece set down over part of the point would hide some of them (a low lamp's
-        # deep blue shadows looked like a black set).
-        half_covered &= ~lines_on_paper(self.config, self.colours, samples.features)
+        half_covered = ~occupied & (covering.share > self.config.bare_piece_share) & (
+            ~showing_lines)
         flagged = self._pale_over_another(samples, result.labels, pale, covering.share)
         flagged |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
         flagged |= self._paper_coloured(samples.features, result.labels, pale)
@@ -347,9 +349,11 @@ class BoardReader:
         # bare paper for a piece brighter than the paper round it, a pale one whose cross
         # shows a little farther across, or one read where the lines show as plainly as on
         # bare paper (nothing else: a fingertip would hide the lines too), or a glossy set.
+        # (A bare point deep in a low lamp's shadow, dark and a little cool, showed its whole
+        # cross and was read surely as a black piece.)
         may_be_bare = (self._brighter_than_paper(samples, result.labels, pale)
                        | self._pale_on_lines(frame, maps, samples, pale)
-                       | self._on_plain_lines(samples, result.labels))
+                       | ((result.labels != _EMPTY) & showing_lines))
         split = self._split_tops(samples, result)
         if favoured_set is not None:
             # Which set a split top is of is a question between the two sets' palettes
@@ -581,14 +585,6 @@ class BoardReader:
         own = channel_mean(self.colours.means[labels, :3])
         darker = channel_mean(samples.relative) < own - PALE_DARKENED
         result: np.ndarray = pale & darker & (covered > PALE_UNDER_ANOTHER)
-        return result
-
-    def _on_plain_lines(self, samples: BoardSamples, labels: np.ndarray) -> np.ndarray:
-        """Pieces read where the point shows its lines on the paper
-        (``vision.colour.lines_on_paper``): a bare point deep in a low lamp's shadow, dark
-        and a little cool, showed its whole cross and was read surely as a black piece."""
-        result: np.ndarray = (labels != _EMPTY) & lines_on_paper(
-            self.config, self.colours, samples.features)
         return result
 
     def _brighter_than_paper(self, samples: BoardSamples, labels: np.ndarray,

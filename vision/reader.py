@@ -57,6 +57,7 @@ from vision.mirror_spot import (
 )
 from vision.palette import (
     SURE,
+    agreeing,
     bin_codes,
     leaning_sets,
     paper_logs,
@@ -302,7 +303,10 @@ class BoardReader:
                     self.calibration.set_contrast, samples.features, result,
                     self.config.confident,
                     None if favoured_set is None else favoured_set == result.labels))
-            if palette_says is not None:
+            if palette_scores is not None:
+                assert palette_says is not None
+                result = replace(result, confidences=agreeing(palette_scores, result,
+                                                              self.config.confident))
                 result = replace(result, confidences=confirmed_by_palette(
                     palette_says, result.labels, result.confidences, self.config.confident))
         told_by_palette = np.zeros(len(result.labels), bool)

@@ -17,10 +17,11 @@ from controller.reading import BoardReading
 from tests.vision.calibration_files import assert_kept_in_file
 from vision import palette as palette_module
 from vision.calibrate import Calibration, start_labels
-from vision.colour import LABELS, PointLabel
+from vision.colour import LABELS, Classification, PointLabel
 from vision.config import VisionConfig
 from vision.palette import (
     Palette,
+    agreeing,
     bin_codes,
     confirmed,
     leaning_sets,
@@ -96,6 +97,38 @@ def test_the_palette_confirms_an_unsure_piece_only_when_it_agrees() -> None:
     raised = confirmed(palette_says, labels, confidences, sure=0.9)
     # The bare point is told by its cross, not by its palette.
     assert raised.tolist() == [0.9, 0.5, 0.99, 0.5]
+
+
+def test_colours_and_palette_that_agree_without_being_sure_confirm_a_piece() -> None:
+    labels = np.array([RED, RED, RED, RED, BLACK, RED, EMPTY])
+    confidences = np.array([0.6, 0.6, 0.6, 0.6, 0.6, 0.95, 0.6])
+    # Distances (standard deviations) to bare paper, red and black.
+    distances = np.array([[5.0, 1.0, 2.0], [5.0, 1.0, 1.1], [5.0, 1.0, 2.0], [5.0, 1.0, 2.0],
+                          [5.0, 2.5, 1.5], [5.0, 0.5, 3.0], [1.0, 3.0, 4.0]])
+    # Mean log-likelihood per pixel under the paper's, red's and black's palettes.
+    point_scores = np.array([[-4.0, -3.0, -4.2], [-4.0, -3.0, -4.2], [-4.0, -3.0, -3.5],
+                             [-2.5, -3.0, -4.2], [-4.0, -5.0, -3.0], [-4.0, -3.0, -3.1],
+                             [-2.0, -5.0, -5.0]])
+    result = Classification(labels, confidences, distances)
+    raised = agreeing(point_scores, result, sure=0.9)
+    # The first piece's colours and pixels both name red, plainly if not surely: sure. The
+    # colours barely tell the second's set, the third's pixels barely favour red over black,
+    # the fourth's fit the paper's palette better: each stays unsure. A black one agreeing
+    # alike is sure; a sure one and a bare point are left as they were.
+    assert raised.tolist() == [0.9, 0.6, 0.6, 0.6, 0.9, 0.95, 0.6]
+
+
+def test_brown_tops_a_ceiling_lamp_sheens_are_read_when_colours_and_palette_agree(
+        room_reading: Callable[[str], FrameReading], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Cream against brown under a ceiling lamp (a Blender render): the lamp's sheen lightens
+    # some brown tops toward the cream. The colours still name brown, though not surely, and
+    # their pixels favour the brown palette over the cream by more than 1 per pixel.
+    truth = BoardReading.parse("br2r1/rrbrrb/r1b1rb/2r1r1/b1b1br/rbbbb1")
+    assert room_reading("sheened-brown-ceiling").reading == truth
+    monkeypatch.setattr(palette_module, "AGREEING", 10.0)
+    without = room_reading("sheened-brown-ceiling")
+    assert without.reading is None
+    assert without.fitting([truth]) == truth
 
 
 def test_an_unsure_piece_whose_pixels_plainly_fit_the_other_set_is_of_that_set() -> None:

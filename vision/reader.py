@@ -56,6 +56,7 @@ from vision.mirror_spot import (
     spot,
 )
 from vision.palette import (
+    AGREEING,
     SURE,
     agreeing,
     bin_codes,
@@ -360,10 +361,14 @@ class BoardReader:
                        | ((result.labels != _EMPTY) & showing_lines))
         split = self._split_tops(samples, result)
         if favoured_set is not None:
+            assert palette_scores is not None
             # Which set a split top is of is a question between the two sets' palettes
             # alone: pixels that plainly favour the set read settle it, whether or not
-            # they fit the paper's palette too (a printed top's pale ring does).
-            split = np.where(favoured_set == result.labels, result.labels, split)
+            # they fit the paper's palette too (a printed top's pale ring does); so do
+            # pixels that favour it less plainly when the colours read it surely.
+            agreed = ((leaning_sets(palette_scores, AGREEING) == result.labels)
+                      & (result.confidences >= self.config.confident))
+            split = np.where((favoured_set == result.labels) | agreed, result.labels, split)
         other = np.where(may_be_bare, _EMPTY, split)
         other = np.where(other == result.labels,
                          self._mirroring(samples, result.labels, pale), other)

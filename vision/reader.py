@@ -359,6 +359,13 @@ class BoardReader:
         may_be_bare = (self._brighter_than_paper(samples, result.labels, pale)
                        | self._pale_on_lines(frame, maps, samples, pale)
                        | ((result.labels != _EMPTY) & showing_lines))
+        if palette_says is not None:
+            # Unless its pixels plainly fit its set's palette, better than the paper's and
+            # the other set's: a top set down off its point shows some lines, a glossy one
+            # mirroring the lamp is brighter than the paper, but it is no bare paper. (The
+            # bare points in deep shadows read as black on six render sets favoured black's
+            # palette over the paper's by 1.2 per pixel at most, and over red's by less.)
+            may_be_bare &= palette_says != result.labels
         split = self._split_tops(samples, result)
         if favoured_set is not None:
             assert palette_scores is not None

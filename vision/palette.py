@@ -42,6 +42,9 @@ from vision.colour import LABELS, Classification, PointLabel, among
 from vision.reductions import channel_mean, mean_along
 from vision.set_contrast import NOT_BARE, NOT_OUTLIER
 
+_EMPTY = LABELS.index(PointLabel.EMPTY)
+_RED, _BLACK = LABELS.index(PointLabel.RED), LABELS.index(PointLabel.BLACK)
+
 BINS = 12
 """Bins per axis of a palette: brightness, red against green, blue against green."""
 BRIGHTNESS_RANGE = (-2.5, 0.5)
@@ -243,14 +246,11 @@ def confirmed(palette_verdicts: np.ndarray, labels: np.ndarray, confidences: np.
     return result
 
 
-_EMPTY = LABELS.index(PointLabel.EMPTY)
-_RED, _BLACK = LABELS.index(PointLabel.RED), LABELS.index(PointLabel.BLACK)
-
 AGREEING = 1.0
 """Least mean log-likelihood ratio per pixel by which the pixels of a piece the colours read
 unsurely must favour its set's palette over the other set's, when the colours too name that
 set plainly, for the two to confirm it (:func:`agreeing`): two thirds of ``SURE``. On six
-render sets (Blender seeds 401, 701 and 801, room sets 302, 501 and 502), 41 unsure pieces
+render sets (Blender seeds 302, 401, 701 and 801, room sets 501 and 502), 41 unsure pieces
 met every condition and all were of the set read. The nearest piece of the other set that
 the colours named plainly favoured its palette by 0.73 (light and dark wood under a ceiling
 lamp), and at 0.75 the benchmark read one wrong board; at 0.5 with ``COLOURS_APART`` kept,

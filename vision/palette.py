@@ -249,12 +249,12 @@ def confirmed(palette_verdicts: np.ndarray, labels: np.ndarray, confidences: np.
 AGREEING = 1.0
 """Least mean log-likelihood ratio per pixel by which the pixels of a piece the colours read
 unsurely must favour its set's palette over the other set's, when the colours too name that
-set plainly, for the two to confirm it (:func:`agreeing`): two thirds of ``SURE``. On six
-render sets (Blender seeds 302, 401, 701 and 801, room sets 501 and 502), 41 unsure pieces
-met every condition and all were of the set read. The nearest piece of the other set that
-the colours named plainly favoured its palette by 0.73 (light and dark wood under a ceiling
-lamp), and at 0.75 the benchmark read one wrong board; at 0.5 with ``COLOURS_APART`` kept,
-none."""
+set plainly, for the two to confirm it (:func:`agreeing`): two thirds of ``SURE``. On five
+render sets (Blender seeds 302, 401 and 701, room sets 501 and 502), 41 unsure pieces met
+every condition and all were of the set read. The nearest piece of the other set that the
+colours named plainly favoured its palette by 0.73 (light and dark wood under a ceiling
+lamp). With those sets and seed 801, the benchmark read one wrong board at 0.75 without
+``COLOURS_APART``, none at 0.5 with it."""
 COLOURS_APART = 0.3
 """Least distance (standard deviations) by which such a piece's colour must lie nearer its
 set than the other set for the colours to name it plainly. The wood top above, and another

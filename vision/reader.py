@@ -347,6 +347,14 @@ class BoardReader:
         covering = piece_share(self.config, self.colours, samples.disc_relative)
         half_covered = ~occupied & (covering.share > self.config.bare_piece_share) & (
             ~showing_lines)
+        # A point read as bare, unsurely, that shows its whole cross with the paper's colour
+        # and has no piece's pixels in its disc is bare paper, maybe in a shadow the start
+        # position did not show: a piece there would hide some of its cross or its paper.
+        plainly_bare = ((result.labels == _EMPTY) & showing_lines
+                        & (covering.share <= self.config.bare_piece_share))
+        result = replace(result, confidences=np.where(
+            plainly_bare, np.maximum(result.confidences, self.config.confident),
+            result.confidences))
         flagged = self._pale_over_another(samples, result.labels, pale, covering.share)
         flagged |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
         flagged |= self._paper_coloured(samples.features, result.labels, pale)

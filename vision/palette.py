@@ -40,7 +40,7 @@ import numpy as np
 
 from vision.colour import LABELS, Classification, PointLabel, among
 from vision.reductions import channel_mean, mean_along
-from vision.set_contrast import NOT_BARE, NOT_OUTLIER
+from vision.set_contrast import plainly_a_piece
 
 _EMPTY = LABELS.index(PointLabel.EMPTY)
 _RED, _BLACK = LABELS.index(PointLabel.RED), LABELS.index(PointLabel.BLACK)
@@ -271,14 +271,12 @@ def agreeing(point_scores: np.ndarray, result: Classification, sure: float) -> n
     labels, distances = result.labels, result.distances
     points = np.arange(len(labels))
     other = np.where(labels == _RED, _BLACK, _RED)
-    own = distances[points, labels]
-    colours_name_it = ((own <= NOT_OUTLIER) & (distances[:, _EMPTY] >= NOT_BARE)
-                       & (distances[points, other] - own >= COLOURS_APART))
+    colours_name_it = plainly_a_piece(result) & (
+        distances[points, other] - distances[points, labels] >= COLOURS_APART)
     own_scores = point_scores[points, labels]
     palette_favours = ((own_scores - point_scores[points, other] >= AGREEING)
                        & (own_scores >= point_scores[:, _EMPTY]))
-    confirms = ((labels != _EMPTY) & (result.confidences < sure) & colours_name_it
-                & palette_favours)
+    confirms = (result.confidences < sure) & colours_name_it & palette_favours
     confidences: np.ndarray = np.where(confirms, sure, result.confidences)
     return confidences
 

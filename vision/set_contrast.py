@@ -151,16 +151,25 @@ def confirmed(contrast: SetContrast, features: np.ndarray, result: Classificatio
     is a second witness enough."""
     if not contrast.confirms:
         return result.confidences
-    labels, distances = result.labels, result.distances
-    own = distances[np.arange(len(labels)), labels]
+    labels = result.labels
     side = on_own_side(contrast, features, labels)
     if palette_favoured is not None:
         side |= palette_favoured & (labels != _EMPTY) & (
             _own_side(contrast, features, labels) >= 0.0)
-    confirms = ((labels != _EMPTY) & (result.confidences < sure)
-                & (distances[:, _EMPTY] >= NOT_BARE) & (own <= NOT_OUTLIER) & side)
+    confirms = plainly_a_piece(result) & (result.confidences < sure) & side
     confidences: np.ndarray = np.where(confirms, sure, result.confidences)
     return confidences
+
+
+def plainly_a_piece(result: Classification) -> np.ndarray:
+    """(points,) the points the colour model reads as a piece that lie plainly off the bare
+    label (``NOT_BARE``) and near their own (``NOT_OUTLIER``): what a second witness may
+    confirm."""
+    labels, distances = result.labels, result.distances
+    own = distances[np.arange(len(labels)), labels]
+    piece: np.ndarray = ((labels != _EMPTY) & (distances[:, _EMPTY] >= NOT_BARE)
+                         & (own <= NOT_OUTLIER))
+    return piece
 
 
 def on_own_side(contrast: SetContrast, features: np.ndarray, labels: np.ndarray) -> np.ndarray:

@@ -129,13 +129,13 @@ def test_a_shadow_over_a_bare_point_that_shows_its_lines_is_no_piece_set_over_it
 
 
 def test_a_bare_point_read_unsurely_that_shows_its_lines_on_clear_paper_is_bare(
-        room_reading: Callable[[str], FrameReading]) -> None:
-    # White and black pieces under a low lamp (a Blender render): a bare point lies in a
-    # piece's blue shadow, about 0.75 deep, where the start position showed none. The
-    # colours read it bare, but not surely. It shows its whole cross with the paper's
-    # colour, and no piece's pixels lie in its disc: a piece there would hide some of
-    # either.
-    frame = room_reading("unlearned-shadow-low-lamp")
+        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
+    # The blue shadows' room again, another frame: a bare point lies in a piece's blue
+    # shadow, about 0.75 deep, where the start position showed none. The colours read it
+    # bare, but not surely. It shows its whole cross with the paper's colour, and no
+    # piece's pixels lie in its disc: a piece there would hide some of either.
+    reader = BoardReader(room_calibration("blue-shadows-low-lamp-start.jpg"), config)
+    frame = reader.read(cv2.imread(str(ROOMS / "blue-shadows-low-lamp-frame-2.jpg")))
     assert frame.reading == BoardReading.parse("3r1r/1r3r/1r4/r1r2b/6/6")
 
 

@@ -198,7 +198,8 @@ def fit_marker_camera(model: BoardModel, found: dict[int, np.ndarray],
     """The camera that sees the model's markers among ``found`` where they are.
 
     With ``lens`` only the pose is fitted; without, the focal length and one distortion
-    term too (a first guess, refined on the ink at calibration). None when fewer than
+    term too, or two when all four markers need them (a first guess, refined on the ink
+    at calibration). None when fewer than
     three markers agree: a marker whose corners do not fit the others (a misread id, a
     reflection) is dropped when three remain. Also returns the markers used.
     """
@@ -210,10 +211,18 @@ def fit_marker_camera(model: BoardModel, found: dict[int, np.ndarray],
         if camera is None:
             return None
         errors, sides = _marker_misfits(camera, sheet, image)
-        worst = int(errors.argmax())
         # An unknown lens is only roughly fitted to the markers here (the printed lines
         # refine it at calibration), so it is given more room.
         tolerance = MARKER_FIT_TOLERANCE if lens is not None else FIRST_FIT_TOLERANCE
+        if lens is None and len(usable) == len(model.markers()) and (
+                errors.max() > tolerance * sides):
+            # A fisheye seen steeply bends the markers' places more than one term can
+            # follow; sixteen corners pin a second one down.
+            bent = _first_camera(sheet, image, image_size, len(usable), distortion_terms=2)
+            if bent is not None:
+                camera = bent
+                errors, sides = _marker_misfits(camera, sheet, image)
+        worst = int(errors.argmax())
         if errors[worst] <= tolerance * sides:
             return camera, usable
         usable.pop(worst)
@@ -232,7 +241,7 @@ def _marker_misfits(camera: CameraModel, sheet: np.ndarray, image: np.ndarray
 
 
 def _first_camera(sheet: np.ndarray, image: np.ndarray, image_size: tuple[int, int],
-                  markers: int) -> CameraModel | None:
+                  markers: int, distortion_terms: int = 1) -> CameraModel | None:
     # Three markers (12 corners) cannot also pin a distortion term down. A wide lens bends
     # the markers' places so far that a typical focal length would not fit them: try the
     # fields of view of the lenses makers use, and keep the one that fits best.
@@ -249,7 +258,8 @@ def _first_camera(sheet: np.ndarray, image: np.ndarray, image_size: tuple[int, i
     if best is not None and markers == 4:
         # Sixteen corners can also tell the focal length near the best guess.
         refined = camera_from_correspondences(sheet, image, image_size, start=best[0],
-                                              solve_focal=True, distortion_terms=1)
+                                              solve_focal=True,
+                                              distortion_terms=distortion_terms)
         if refined is not None and refined[1] < best[1]:
             best = refined
     return None if best is None else best[0]

@@ -413,6 +413,13 @@ class PieceMaker:
 
 # ------------------------------------------------------------------------- hand
 
+KNUCKLES = 0.35
+"""Where the knuckles are, ahead of the palm's centre, as a share of the palm's length."""
+FINGER_BEND = 0.55
+"""Where a finger bends, as a share of its length from the knuckle."""
+FINGER_CURL_SHORTENS = 0.3
+"""How much a fully curled finger's last part shortens, seen from above."""
+
 
 def build_hand(spec: Spec, skin: bpy.types.Material) -> bpy.types.Object:
     """A forearm and hand from metaball capsules and ellipsoids, reaching towards a point.
@@ -432,7 +439,12 @@ def build_hand(spec: Spec, skin: bpy.types.Material) -> bpy.types.Object:
     tip = Vector((*spec["target"], spec["palm_height"] * 0.5))
     palm_length = 0.095 * scale
     finger_length = 0.072 * scale
-    palm_centre = tip - forward * (finger_length + palm_length / 2)
+    curl = spec["curl"]
+    # Back from the target by the middle finger's reach from the palm's centre, so that its
+    # tip is over the target: a hand short of it may reach no farther than the margin.
+    reach = palm_length * KNUCKLES + finger_length * (
+        FINGER_BEND + (1 - FINGER_BEND) * (1 - FINGER_CURL_SHORTENS * curl))
+    palm_centre = tip - forward * reach
     palm_centre.z = spec["palm_height"]
     wrist = palm_centre - forward * palm_length / 2
     elbow = wrist - forward * 0.26 * scale
@@ -456,15 +468,14 @@ def build_hand(spec: Spec, skin: bpy.types.Material) -> bpy.types.Object:
 
     capsule(elbow, wrist, 0.032 * scale)
     ellipsoid(palm_centre, (palm_length * 0.45, 0.04 * scale, 0.012 * scale), forward)
-    curl = spec["curl"]
-    knuckle_line = palm_centre + forward * palm_length * 0.35
+    knuckle_line = palm_centre + forward * palm_length * KNUCKLES
     for finger in range(4):
         sideways = (finger - 1.5) * 0.019 * scale
         length = finger_length * (0.85, 1.0, 0.95, 0.75)[finger]
         base = knuckle_line + across * sideways
-        middle = base + forward * length * 0.55 + Vector((0, 0, -curl * length * 0.3))
-        end = middle + forward * length * 0.45 * (1 - curl * 0.3) + Vector(
-            (0, 0, -curl * length * 0.45))
+        middle = base + forward * length * FINGER_BEND + Vector((0, 0, -curl * length * 0.3))
+        end = middle + forward * length * (1 - FINGER_BEND) * (
+            1 - curl * FINGER_CURL_SHORTENS) + Vector((0, 0, -curl * length * 0.45))
         end.z = max(end.z, 0.012)
         capsule(base, middle, 0.0115 * scale)
         capsule(middle, end, 0.0105 * scale)

@@ -79,6 +79,15 @@ class PaperCheck:
         return not bool(self.covered.any())
 
 
+LIT_DEPTH = 0.05
+"""Most depth (log, below the lit paper) of a sample counted as lit paper."""
+SHADOW_DEPTH = 0.2
+"""Least depth of a sample counted as in a shadow."""
+SHADOWED_SHARE = 0.3
+"""Least share of the grid's samples in shadow, and lit, for the paper's colour to be taken
+from the lit ones alone."""
+
+
 def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamples,
                 occupied: np.ndarray | None = None,
                 cover: np.ndarray | None = None,
@@ -126,15 +135,6 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     chroma = logs - brightness[:, None]
     judged = np.ones(len(colours), bool) if usable is None else usable
     clean = judged & ~near
-    # The paper's colour from every sample of the grid judged: a hand can be brighter than
-    # dim paper, so the brightest samples alone may be skin; shadows' other colours are
-    # allowed below. Not from the paper beyond the grid's sides: under a hand over most of
-    # the grid, that would put the median halfway between skin and paper, near both.
-    on_grid = judged & layout.on_grid
-    median = median_along(chroma[on_grid if on_grid.any() else judged], axis=0)
-    offset = chroma - median
-    uniform = bool((channel_norm(offset[clean & layout.on_grid])
-                    <= config.paper_chroma_tolerance / 2).all())
     # The light the points were judged against, when fitted to these same samples.
     light = samples.paper_light
     if light is None or not light.fits(brightness, clean, judged):
@@ -147,6 +147,24 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     above_lit = brightness - light.lit
     darkness = np.maximum(-brightness_error, 0.0)
     shadow_depth = np.maximum(-above_lit, darkness)
+    # The paper's colour from every sample of the grid judged: a hand can be brighter than
+    # dim paper, so the brightest samples alone may be skin; shadows' other colours are
+    # allowed below. Not from the paper beyond the grid's sides: under a hand over most of
+    # the grid, that would put the median halfway between skin and paper, near both.
+    on_grid = judged & layout.on_grid
+    reference = on_grid if on_grid.any() else judged
+    lit = reference & (shadow_depth <= LIT_DEPTH)
+    least = SHADOWED_SHARE * reference.sum()
+    if (reference & (shadow_depth >= SHADOW_DEPTH)).sum() >= least and lit.sum() >= least:
+        # But where a low lamp's long shadows, lit by the room's cooler light alone, cover
+        # much of the grid, the median of lit and shadowed paper is the colour of neither,
+        # and lit paper looked too warm. The paper's colour is then the lit paper's, as its
+        # level is; the shadows are allowed below as cooler.
+        reference = lit
+    median = median_along(chroma[reference], axis=0)
+    offset = chroma - median
+    uniform = bool((channel_norm(offset[clean & layout.on_grid])
+                    <= config.paper_chroma_tolerance / 2).all())
     # A hand over much of the board pulls the median towards its own colour. So when the
     # median has left the paper's colour as last seen and the samples do not all agree with
     # it (a new light's colour, or the camera's white balance, moves them all alike), every

@@ -199,9 +199,9 @@ def fit_marker_camera(model: BoardModel, found: dict[int, np.ndarray],
 
     With ``lens`` only the pose is fitted; without, the focal length and one distortion
     term too, or two when all four markers need them (a first guess, refined on the ink
-    at calibration). None when fewer than
-    three markers agree: a marker whose corners do not fit the others (a misread id, a
-    reflection) is dropped when three remain. Also returns the markers used.
+    at calibration). None when fewer than three markers agree: a marker whose corners do
+    not fit the others (a misread id, a reflection) is dropped when three remain. Also
+    returns the markers used.
     """
     usable = [marker for marker in model.markers() if marker in found]
     while len(usable) >= MIN_MARKERS:

@@ -159,9 +159,10 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
         # But where a low lamp's long shadows, lit by the room's cooler light alone, cover
         # much of the grid, the median of lit and shadowed paper is the colour of neither,
         # and lit paper looked too warm. The paper's colour is then the lit paper's, as its
-        # level is; the shadows are allowed below as cooler. (A hand among the lit samples
-        # moves that colour from the paper's as last seen, below, and at calibration leaves
-        # the lit paper beside it too cool for light: a hand under a low lamp is still one.)
+        # level is; the shadows are allowed below as cooler. (A hand that is most of the
+        # lit samples makes their colour its own: in play that moves it from the paper's
+        # as last seen, and every sample is judged strictly, below; at calibration such a
+        # hand hides the start position's pieces.)
         reference = lit
     median = median_along(chroma[reference], axis=0)
     offset = chroma - median

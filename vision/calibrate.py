@@ -772,6 +772,18 @@ def _faint_lines_hint(features: np.ndarray, expected: np.ndarray) -> str:
             "focus the camera")
 
 
+def _other_set_hint(expected: np.ndarray, looked_like: np.ndarray) -> str:
+    """A hint for a refused start position whose odd points all hold a piece that looks like
+    the other set (``expected`` and ``looked_like`` their labels): a piece of the wrong set,
+    or glossy tops mirroring a lamp, which a person tells by their rims."""
+    empty = LABELS.index(PointLabel.EMPTY)
+    if not len(expected) or (expected == empty).any() or (looked_like == empty).any():
+        return ""
+    return ("; if the pieces there are right, the light makes them look like the other set "
+            "(a lamp mirrored in glossy tops): move or dim the lamp, or use pieces with matt "
+            "tops")
+
+
 MAX_NAMED_COVERED = 8
 """Most points named beside the paper that looks covered at calibration; more is said as
 "much of" the board."""
@@ -884,6 +896,7 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
     if np.any(odd):
         raise CalibrationFailed(
             f"the image does not show the start position (odd points: {_names(size, odd)})"
+            f"{_other_set_hint(expected[odd], nearest[odd])}"
             f"{_faint_lines_hint(features, expected)}"
         )
     return _StartCheck(np.where(unlike & ~mirrored & ~patterned, nearest, expected), mirrored,

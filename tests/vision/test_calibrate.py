@@ -41,6 +41,17 @@ def test_not_a_start_position(config: VisionConfig) -> None:
 
 
 @pytest.mark.slow
+def test_pieces_that_look_like_the_other_set_are_named_with_what_may_cause_it(
+        config: VisionConfig) -> None:
+    # A red and a black piece swapped: the points hold pieces that look like the other set,
+    # which is also what a lamp mirrored in glossy tops does.
+    image = render(parse_position("bbbbbb/bbbbbr/6/6/rrrrrb/rrrrrr r"), Scene())
+    with pytest.raises(CalibrationFailed, match=r"odd points: f2 f5\); if the pieces there "
+                       r"are right, the light makes them look like the other set"):
+        calibrate(config, image)
+
+
+@pytest.mark.slow
 def test_an_empty_board_is_not_a_start_position(config: VisionConfig) -> None:
     with pytest.raises(CalibrationFailed, match=r"start position"):
         calibrate(config, render(parse_position("6/6/6/6/6/6 r"), Scene()))

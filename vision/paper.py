@@ -193,7 +193,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
                    config.paper_chroma_tolerance)
     # Beside a pale piece the colour stays strict (a hand is told from such pieces by its
     # colour alone), but its shadow, lit by the room's other light, may be warmer by as
-    # much as a coloured piece's may: as much as it is darker, a little at most.
+    # much as a coloured piece's may: as much as it is darker, a little at most. (That
+    # warmth leans to a cream set's colour too; a lit hand is not darker.)
     beside_pale = near & ~tinted & (not moved)
     hue_error = np.where(beside_pale, channel_norm(
         without_warmth(offset, cooler=0.0, warmer=shadow_warmth)), chroma_error)
@@ -213,8 +214,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
         | (above_lit > config.paper_bright_tolerance)
         | (spread > texture)
         | _leans_to_pieces(config, without_warmth(
-            offset, cooler=0.0, warmer=np.where(tinted, shadow_warmth, 0.0)), brightness_error,
-            piece_colours)
+            offset, cooler=0.0, warmer=np.where(tinted | beside_pale, shadow_warmth, 0.0)),
+            brightness_error, piece_colours)
     ) & judged
     result = PaperCheck(covered, chroma_error, brightness_error, median, uniform,
                         shadow_depth, near, judged)

@@ -30,6 +30,19 @@ def test_warm_shadows_beside_black_pieces_leave_the_board_readable(
     assert frame.reading == BoardReading.parse("3bbr/bb1brb/4br/b2br1/b4r/1b1br1")
 
 
+def test_warm_shadows_beside_cream_pieces_leave_the_board_readable(
+        config: VisionConfig) -> None:
+    # Cream and brown pieces: a cream piece's shadow from the window, lit by the lamp, is
+    # warmer than the paper by about as much as it is darker, which leans to the cream
+    # set's colour. It was taken for a hand the colour of cream pieces: the frame was never
+    # read, though the same shadow's colour passed beside a coloured piece.
+    calibration = calibrate(config, cv2.imread(str(ROOMS / "mixed-cream-start.jpg")))
+    frame = BoardReader(calibration, config).read(
+        cv2.imread(str(ROOMS / "mixed-cream-frame.jpg")))
+    assert frame.paper_clear
+    assert frame.reading == BoardReading.parse("2rr1r/2b1rr/b1r2r/r2r2/4r1/b1r3")
+
+
 def test_a_hand_the_colour_of_shells_is_still_a_hand(config: VisionConfig) -> None:
     # A physically based render (Blender): shells against pebbles, a hand over a2 and a3.
     calibration = calibrate(config, cv2.imread(str(ROOMS / "hand-shells-start.jpg")))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+import pytest
 
 from controller.reading import BoardReading
 from vision.calibrate import calibrate
@@ -19,28 +20,22 @@ from vision.reader import BoardReader
 ROOMS = Path(__file__).parent / "data" / "rooms"
 
 
-def test_warm_shadows_beside_black_pieces_leave_the_board_readable(
-        config: VisionConfig) -> None:
+@pytest.mark.parametrize(("room", "board"), [
     # Glossy red and black plastic: the black set is tinted a little warm by the light, and
     # the shadows the lamp lights lean its way.
-    calibration = calibrate(config, cv2.imread(str(ROOMS / "mixed-plastic-start.jpg")))
-    frame = BoardReader(calibration, config).read(
-        cv2.imread(str(ROOMS / "mixed-plastic-frame.jpg")))
-    assert frame.paper_clear
-    assert frame.reading == BoardReading.parse("3bbr/bb1brb/4br/b2br1/b4r/1b1br1")
-
-
-def test_warm_shadows_beside_cream_pieces_leave_the_board_readable(
-        config: VisionConfig) -> None:
+    ("mixed-plastic", "3bbr/bb1brb/4br/b2br1/b4r/1b1br1"),
     # Cream and brown pieces: a cream piece's shadow from the window, lit by the lamp, is
     # warmer than the paper by about as much as it is darker, which leans to the cream
     # set's colour. It was taken for a hand the colour of cream pieces: the frame was never
     # read, though the same shadow's colour passed beside a coloured piece.
-    calibration = calibrate(config, cv2.imread(str(ROOMS / "mixed-cream-start.jpg")))
-    frame = BoardReader(calibration, config).read(
-        cv2.imread(str(ROOMS / "mixed-cream-frame.jpg")))
+    ("mixed-cream", "2rr1r/2b1rr/b1r2r/r2r2/4r1/b1r3"),
+])
+def test_warm_shadows_beside_the_pieces_leave_the_board_readable(
+        config: VisionConfig, room: str, board: str) -> None:
+    calibration = calibrate(config, cv2.imread(str(ROOMS / f"{room}-start.jpg")))
+    frame = BoardReader(calibration, config).read(cv2.imread(str(ROOMS / f"{room}-frame.jpg")))
     assert frame.paper_clear
-    assert frame.reading == BoardReading.parse("2rr1r/2b1rr/b1r2r/r2r2/4r1/b1r3")
+    assert frame.reading == BoardReading.parse(board)
 
 
 def test_a_hand_the_colour_of_shells_is_still_a_hand(config: VisionConfig) -> None:

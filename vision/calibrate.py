@@ -398,7 +398,7 @@ def _check_read_as_start(config: VisionConfig, calibration: Calibration,
     and a calibration whose own image it cannot read would leave the game waiting for ever.
     """
     # The reader is built on a calibration, so it is imported here, when one exists.
-    from vision.reader import LABEL_OF_COLOUR, BoardReader
+    from vision.reader import BoardReader
 
     frame = BoardReader(calibration, config).read(image)
     start = BoardReading.of(start_position(calibration.size))
@@ -407,12 +407,10 @@ def _check_read_as_start(config: VisionConfig, calibration: Calibration,
     if frame.reading is not None:
         odd = (frame.reading.red ^ start.red) | (frame.reading.black ^ start.black)
         mask = np.array([odd >> point & 1 for point in frame.points], bool)
-        expected = np.array([LABELS.index(LABEL_OF_COLOUR[start.piece_at(point)])
-                             for point in frame.points])
         read = np.array([LABELS.index(label) for label in frame.labels])
+        hint = _other_set_hint(start_labels(calibration.size)[mask], read[mask])
         raise CalibrationFailed(f"the image does not show the start position (odd points: "
-                                f"{_names(calibration.size, mask)})"
-                                f"{_other_set_hint(expected[mask], read[mask])}")
+                                f"{_names(calibration.size, mask)}){hint}")
     if not frame.paper_clear:
         raise CalibrationFailed(
             "something covers the board in the calibration image, or its light makes the "

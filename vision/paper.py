@@ -196,8 +196,9 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     # much as a coloured piece's may: as much as it is darker, a little at most. (That
     # warmth leans to a cream set's colour too; a lit hand is not darker.)
     beside_pale = near & ~tinted & (not moved)
-    hue_error = np.where(beside_pale, channel_norm(
-        without_warmth(offset, cooler=0.0, warmer=shadow_warmth)), chroma_error)
+    shadow_warmed = without_warmth(offset, cooler=0.0, warmer=np.where(
+        tinted | beside_pale, shadow_warmth, 0.0))
+    hue_error = np.where(beside_pale, channel_norm(shadow_warmed), chroma_error)
     dark = np.where(near, config.near_piece_dark_tolerance, config.paper_dark_tolerance)
     # A piece's hard shadow may split a sample next to it into lit paper and deep shadow,
     # both the paper's colour; a finger's edge there brings skin's. The deeper the shadow,
@@ -213,9 +214,7 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
         | (brightness_error < -dark)
         | (above_lit > config.paper_bright_tolerance)
         | (spread > texture)
-        | _leans_to_pieces(config, without_warmth(
-            offset, cooler=0.0, warmer=np.where(tinted | beside_pale, shadow_warmth, 0.0)),
-            brightness_error, piece_colours)
+        | _leans_to_pieces(config, shadow_warmed, brightness_error, piece_colours)
     ) & judged
     result = PaperCheck(covered, chroma_error, brightness_error, median, uniform,
                         shadow_depth, near, judged)

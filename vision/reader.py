@@ -349,8 +349,9 @@ class BoardReader:
         if palette_scores is not None:
             # Unless the point's pixels fit that piece's palette better than the paper's by
             # AGREEING: a piece set down off a corner point, outwards, leaves both its lines
-            # showing. (The bare points in the deep shadows of six render sets favoured the
-            # piece over the paper by 1.24 at most; a black top off f6, seed 602, by 1.47.)
+            # showing. (Bare points with a piece's pixels in their disc favoured it over the
+            # paper by 1.24 at most on eight render sets; a black top off f6, seed 602, by
+            # 1.47.)
             own = palette_scores[np.arange(len(occupied)), covering.label]
             maybe_piece |= own - palette_scores[:, _EMPTY] >= AGREEING
         half_covered = ~occupied & (covering.share > self.config.bare_piece_share) & (

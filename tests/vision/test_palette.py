@@ -104,7 +104,7 @@ def test_colours_and_palette_that_agree_without_being_sure_confirm_a_piece() -> 
     labels = np.array([RED, RED, RED, RED, BLACK, RED, EMPTY])
     confidences = np.array([0.6, 0.6, 0.6, 0.6, 0.6, 0.95, 0.6])
     # Distances (standard deviations) to bare paper, red and black.
-    distances = np.array([[5.0, 1.0, 2.0], [5.0, 1.0, 1.1], [5.0, 1.0, 2.0], [5.0, 1.0, 2.0],
+    distances = np.array([[5.0, 1.0, 2.0], [5.0, 1.0, 1.1], [5.0, 1.2, 2.0], [5.0, 1.0, 2.0],
                           [5.0, 2.5, 1.5], [5.0, 0.5, 3.0], [1.0, 3.0, 4.0]])
     # Mean log-likelihood per pixel under the paper's, red's and black's palettes.
     point_scores = np.array([[-4.0, -3.0, -4.2], [-4.0, -3.0, -4.2], [-4.0, -3.0, -3.5],
@@ -119,6 +119,23 @@ def test_colours_and_palette_that_agree_without_being_sure_confirm_a_piece() -> 
     assert raised.tolist() == [0.9, 0.6, 0.6, 0.6, 0.9, 0.95, 0.6]
 
 
+def test_pixels_leaning_to_a_set_confirm_a_piece_the_colours_name_very_plainly() -> None:
+    labels = np.array([BLACK, BLACK, BLACK, RED])
+    confidences = np.full(4, 0.86)
+    # The first lies half a deviation from black and two from red; the second as far from
+    # red, but 1.5 from black; the third 0.5 from black and only 1.2 from red. The fourth,
+    # read as red, is the first's mirror image.
+    distances = np.array([[5.0, 2.0, 0.5], [5.0, 3.0, 1.5], [5.0, 1.2, 0.5], [5.0, 0.5, 2.0]])
+    # Each point's pixels favour its set over the other by half a unit per pixel: more than
+    # LEANING, less than AGREEING.
+    point_scores = np.array([[-4.0, -3.0, -2.5], [-4.0, -3.0, -2.5], [-4.0, -3.0, -2.5],
+                             [-4.0, -2.5, -3.0]])
+    raised = agreeing(point_scores, Classification(labels, confidences, distances), sure=0.9)
+    # Near its own set and a full deviation nearer it than the other: the pixels' lean is
+    # witness enough. Farther from its set, or nearer the other, it is not.
+    assert raised.tolist() == [0.9, 0.86, 0.86, 0.9]
+
+
 def test_brown_tops_a_ceiling_lamp_sheens_are_read_when_colours_and_palette_agree(
         room_reading: Callable[[str], FrameReading], monkeypatch: pytest.MonkeyPatch) -> None:
     # Cream against brown under a ceiling lamp (a Blender render): the lamp's sheen lightens
@@ -127,6 +144,18 @@ def test_brown_tops_a_ceiling_lamp_sheens_are_read_when_colours_and_palette_agre
     read_only_as_witnesses_agree(room_reading, monkeypatch, palette_module,
                                  "sheened-brown-ceiling",
                                  "br2r1/rrbrrb/r1b1rb/2r1r1/b1b1br/rbbbb1")
+
+
+def test_brown_tops_near_brown_are_read_when_their_pixels_lean_to_brown(
+        room_reading: Callable[[str], FrameReading], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Cream against brown under a ceiling lamp (a Blender render): the sets differ mostly in
+    # brightness, which the colour model lets vary most, and brown tops half a deviation
+    # from brown's colour and two from cream's were read at 0.86 to 0.89. Their pixels lean
+    # to brown's palette by 0.5 to 0.8 per pixel: not plainly, but with colours so plain,
+    # witness enough.
+    read_only_as_witnesses_agree(room_reading, monkeypatch, palette_module,
+                                 "brown-near-cream-ceiling", "1bb3/2b1br/2bbb1/b1b2r/rbr3/b1b3",
+                                 margin="NEAR_OWN")
 
 
 def test_an_unsure_piece_whose_pixels_plainly_fit_the_other_set_is_of_that_set() -> None:
@@ -305,12 +334,12 @@ def test_a_split_top_read_surely_whose_pixels_favour_its_set_is_read(
 
 def read_only_as_witnesses_agree(room_reading: Callable[[str], FrameReading],
                                  monkeypatch: pytest.MonkeyPatch, module: object, name: str,
-                                 board: str) -> None:
+                                 board: str, margin: str = "AGREEING") -> None:
     """Assert that the room render ``name`` is read as ``board``, and that with ``module``'s
-    AGREEING out of reach it is only doubtful (the game would read it)."""
+    ``margin`` out of reach it is only doubtful (the game would read it)."""
     truth = BoardReading.parse(board)
     assert room_reading(name).reading == truth
-    monkeypatch.setattr(module, "AGREEING", 10.0)
+    monkeypatch.setattr(module, margin, 10.0)
     without = room_reading(name)
     assert without.reading is None
     assert without.fitting([truth]) == truth

@@ -332,6 +332,17 @@ def test_a_split_top_read_surely_whose_pixels_favour_its_set_is_read(
                                  "printed-split-fisheye", "3b2/2b1b1/6/1b4/4b1/b1b3")
 
 
+def test_a_white_top_whose_long_shadow_fills_its_darker_part_is_read_as_white(
+        room_reading: Callable[[str], FrameReading], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Glossy white and black pieces in window light (a Blender render), each up to 0.2 pitch
+    # off its point. The white tops on f3 and c5 lie off their points away from the window,
+    # and their long shadows fill the darker part of the sample: that part tells black,
+    # surely, the top's median white. The pixels favour white's palette over black's by 1.8
+    # and 2.2 per pixel, and over the paper's by 0.7: white, and the frame is read.
+    read_only_as_witnesses_agree(room_reading, monkeypatch, reader_module,
+                                 "shadowed-white-window", "5r/2r3/rrr3/r4r/4r1/r1rr2")
+
+
 def read_only_as_witnesses_agree(room_reading: Callable[[str], FrameReading],
                                  monkeypatch: pytest.MonkeyPatch, module: object, name: str,
                                  board: str, margin: str = "AGREEING") -> None:

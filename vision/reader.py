@@ -692,8 +692,10 @@ class BoardReader:
         """
         labels = result.labels
         by_median = self._split_tops(samples, result)
-        points = np.arange(len(labels))
         other_set = (by_median != labels) & (by_median != _EMPTY)
+        if not other_set.any():  # a plain, still board has no split top
+            return labels
+        points = np.arange(len(labels))
         favoured = ((leaning_sets(palette_scores, AGREEING) == by_median)
                     & (palette_scores[points, by_median] - palette_scores[:, _EMPTY]
                        >= LEANING))

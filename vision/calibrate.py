@@ -139,8 +139,6 @@ MAX_PIECE_HEIGHT_MM = 50.0
 RETRY_PROBE_MM = 8.0
 """Height of the tallest common pieces (draughts, domed shells): other heights are tried when
 a top this tall would stand MIN_PARALLAX_PITCHES off its point."""
-RETRIED_HEIGHTS = 2
-"""Most heights tried after the judged one, when calibrating at it fails."""
 HEIGHT_TIE = 1.05
 """Heights whose discs are this close to the most even count as a tie."""
 WIDE_TOP_SPREAD = 0.3
@@ -709,14 +707,19 @@ def _piece_heights(layout: SamplingLayout, model: BoardModel, camera: CameraMode
                    image: np.ndarray, expected: np.ndarray) -> Iterator[float]:
     """The heights to read the start position's tops at, the one judged best first
     (``_piece_height``); then, where tall pieces would stand visibly off their points,
-    up to ``RETRIED_HEIGHTS`` others, those at which the two sets look most apart first.
+    every other, nearest the judged one first (of two as near, the one at which the two
+    sets look most apart first).
 
     How even the tops look misjudges ringed, printed, domed or textured tops: seen 15 to 35
     degrees from above, shells 6.8 mm tall were read at the paper, where each disc took in
     a white shell's shaded side, and the start position was refused as "the two piece sets
     look alike"; ringed tops 4 mm tall were read at 2 mm and refused for odd points.
     A calibration that succeeds at the judged height is kept as it was; the others are
-    tried only when it fails, and pass every check the first one must.
+    tried only when it fails, and pass every check the first one must. The nearest come
+    first: tops read at the wrong height are read off the pieces in every frame. Printed
+    tops 4.6 mm tall seen 18 degrees from above, judged at 2 mm and refused for odd
+    points, passed at 10 mm, where the two sets looked most apart, and none of the
+    setup's four frames was read; at 4 mm, the nearest, all four were.
     """
     first = _piece_height(layout, model, camera, image, expected)
     yield first
@@ -730,7 +733,7 @@ def _piece_heights(layout: SamplingLayout, model: BoardModel, camera: CameraMode
         samples = sample_board(layout, image, view_maps(layout, model, camera, height))
         colours = np.log(np.maximum(samples.point_colours, 1.0))
         apart[height] = _separation(colours[expected == red], colours[expected == black])
-    yield from sorted(apart, key=lambda height: -apart[height])[:RETRIED_HEIGHTS]
+    yield from sorted(apart, key=lambda height: (abs(height - first), -apart[height]))
 
 
 def _parallax(model: BoardModel, camera: CameraModel, height: float) -> float:

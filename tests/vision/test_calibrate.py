@@ -22,7 +22,7 @@ from vision.colour import PointLabel
 from vision.config import VisionConfig
 from vision.errors import BadCalibration, CalibrationFailed
 from vision.paper import PaperCheck
-from vision.reader import LABEL_OF_COLOUR, BoardReader, ReadStatus
+from vision.reader import LABEL_OF_COLOUR, BoardReader, FrameReading, ReadStatus
 from vision.render import Pose, RenderOptions, Scene, point_pixels, random_scene, render
 
 reader_module = importlib.import_module("vision.reader")
@@ -297,6 +297,19 @@ def test_sets_read_rightly_but_not_surely_are_refused_with_what_to_change(
                        r"and the sheet look too much alike in this light; use pieces that "
                        r"differ more"):
         calibrate(config, image)
+
+
+def test_a_misjudged_height_is_retried_nearest_first(
+        room_calibration: Callable[[str], Calibration],
+        room_reading: Callable[[str], FrameReading]) -> None:
+    # Printed tops 4.6 mm tall in window light, seen 18 degrees from above (a Blender
+    # render). How even the tops look judged them 2 mm tall, and the start position was
+    # refused there for odd points. Tried next at the height where the two sets looked most
+    # apart, 10 mm, it calibrated, but every frame's tops were read off the pieces and no
+    # frame was read. The nearest heights come first: the tops are read at 4 mm.
+    assert room_calibration("printed-window-start.jpg").piece_height == 4.0
+    assert room_reading("printed-window").reading == BoardReading.parse(
+        "brbr2/br3r/rbbrbr/3bbb/br1r1r/1bbr2")
 
 
 def test_tall_domed_pieces_misjudged_in_height_are_calibrated_at_another(

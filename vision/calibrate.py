@@ -136,6 +136,9 @@ MIN_PARALLAX_PITCHES = 0.1
 the image to tell the height."""
 MAX_PIECE_HEIGHT_MM = 50.0
 """Highest pieces' tops a calibration takes, mm: far above any board game's pieces."""
+COMMON_HEIGHT_MM = 5.0
+"""Height of the tops of common pieces (draughts, go stones, plastic discs: 4 to 7 mm):
+heights are retried from it outwards."""
 RETRY_PROBE_MM = 8.0
 """Height of the tallest common pieces (draughts, domed shells): other heights are tried when
 a top this tall would stand MIN_PARALLAX_PITCHES off its point."""
@@ -707,33 +710,27 @@ def _piece_heights(layout: SamplingLayout, model: BoardModel, camera: CameraMode
                    image: np.ndarray, expected: np.ndarray) -> Iterator[float]:
     """The heights to read the start position's tops at, the one judged best first
     (``_piece_height``); then, where tall pieces would stand visibly off their points,
-    every other, nearest the judged one first (of two as near, the one at which the two
-    sets look most apart first).
+    every other, from the height of common pieces (``COMMON_HEIGHT_MM``) outwards, the
+    lower of two as near first.
 
     How even the tops look misjudges ringed, printed, domed or textured tops: seen 15 to 35
     degrees from above, shells 6.8 mm tall were read at the paper, where each disc took in
     a white shell's shaded side, and the start position was refused as "the two piece sets
     look alike"; ringed tops 4 mm tall were read at 2 mm and refused for odd points.
     A calibration that succeeds at the judged height is kept as it was; the others are
-    tried only when it fails, and pass every check the first one must. The nearest come
-    first: tops read at the wrong height are read off the pieces in every frame. Printed
-    tops 4.6 mm tall seen 18 degrees from above, judged at 2 mm and refused for odd
-    points, passed at 10 mm, where the two sets looked most apart, and none of the
-    setup's four frames was read; at 4 mm, the nearest, all four were.
+    tried only when it fails, and pass every check the first one must. Tops read at the
+    wrong height are read off the pieces in every frame, and a height that misjudged once
+    is a poor guide to the next: printed tops 4.6 mm tall seen 18 degrees from above,
+    judged at 2 mm and refused for odd points, passed at 10 mm, where the two sets looked
+    most apart, and none of the setup's four frames was read; at 5 mm three were.
+    Printed tops 5.6 mm tall seen 39 degrees from above were judged at 10 mm.
     """
     first = _piece_height(layout, model, camera, image, expected)
     yield first
     if _parallax(model, camera, RETRY_PROBE_MM) < MIN_PARALLAX_PITCHES:
         return
-    red, black = (LABELS.index(label) for label in PIECE_LABELS)
-    apart = {}
-    for height in TOP_HEIGHTS_MM:
-        if height == first:
-            continue
-        samples = sample_board(layout, image, view_maps(layout, model, camera, height))
-        colours = np.log(np.maximum(samples.point_colours, 1.0))
-        apart[height] = _separation(colours[expected == red], colours[expected == black])
-    yield from sorted(apart, key=lambda height: (abs(height - first), -apart[height]))
+    yield from sorted((height for height in TOP_HEIGHTS_MM if height != first),
+                      key=lambda height: (abs(height - COMMON_HEIGHT_MM), height))
 
 
 def _parallax(model: BoardModel, camera: CameraModel, height: float) -> float:
@@ -745,15 +742,6 @@ def _parallax(model: BoardModel, camera: CameraModel, height: float) -> float:
                                        - camera.project_sheet(points), axis=1), 0.9)
     pitch = np.linalg.norm(camera.project_sheet(points[1:2]) - camera.project_sheet(points[:1]))
     return float(shift / pitch)
-
-
-def _separation(first: np.ndarray, second: np.ndarray) -> float:
-    """How far apart two sets of colours (n, 3) lie against how widely they spread: the
-    squared distance between their medians over their mean squared spreads."""
-    spreads = sum(float(np.mean(np.sum((colours - np.median(colours, axis=0)) ** 2, axis=1)))
-                  for colours in (first, second))
-    gap = float(np.sum((np.median(first, axis=0) - np.median(second, axis=0)) ** 2))
-    return gap / max(spreads, 1e-6)
 
 
 def _alike(result: Classification, unsure: np.ndarray) -> str:

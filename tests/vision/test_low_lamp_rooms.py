@@ -106,8 +106,8 @@ def test_a_board_half_in_cool_shadows_is_read(
     # Cream and brown pieces (a Blender render), their tops read at 6 mm, the height judged
     # from the image: the lamp lights the brown top on e6 so brightly against the shadowed
     # paper round it that the reader takes it for bare paper a cream piece may half cover,
-    # a choice without the brown set. (Calibration then tries 7 mm, the nearest height,
-    # where the game reads the image.)
+    # a choice without the brown set. (Calibration then tries other heights: at 7 mm the
+    # game reads the image.)
     ("lamp-lit-top-low-lamp-start.jpg", "read rightly but not surely", 6.0),
 ])
 def test_a_start_position_the_game_could_not_read_is_refused_at_calibration(

@@ -317,8 +317,11 @@ class BoardReader:
                                                     result.confidences, self.config.confident)
             told_by_palette = labels_told != result.labels
             result = replace(result, labels=labels_told, confidences=confidences_told)
-            assert palette_scores is not None
-            by_median = self._told_by_median(samples, result, palette_scores)
+        # The label each top's median tells where it differs from its darker part's (worked
+        # out once: the relabelling below changes a point only to the label given here).
+        split = self._split_tops(samples, result)
+        if palette_scores is not None:
+            by_median = _told_by_median(split, result.labels, palette_scores)
             told_by_palette |= by_median != result.labels
             result = replace(result, labels=by_median, confidences=np.where(
                 by_median != result.labels, np.maximum(result.confidences,
@@ -391,7 +394,6 @@ class BoardReader:
             # bare points in deep shadows read as black on six render sets favoured black's
             # palette over the paper's by 1.2 per pixel at most, and over red's by less.)
             may_be_bare &= palette_says != result.labels
-        split = self._split_tops(samples, result)
         if favoured_set is not None:
             assert palette_scores is not None
             # Which set a split top is of is a question between the two sets' palettes
@@ -676,32 +678,6 @@ class BoardReader:
         told_apart = split & (by_middle != _EMPTY)
         return np.where(told_apart, by_middle, labels)
 
-    def _told_by_median(self, samples: BoardSamples, result: Classification,
-                        palette_scores: np.ndarray) -> np.ndarray:
-        """``result``'s labels, with each split top (``_split_tops``) whose median names the
-        other piece set read as that set where its pixels favour that set's palette over
-        the set read by ``AGREEING`` and over the paper's by ``LEANING``.
-
-        A light piece set down off its point, its long shadow beside it (window light),
-        shows that shadow in the darker part of its top, and a white top was read as black,
-        surely. Its pixels say otherwise, by 1.3 per pixel and more over black's palette and
-        0.5 and more over the paper's. A glossy dark top whose median a lamp's glare pales
-        favours the pale set's palette too, but no more than the paper's (on nine render
-        sets, about 1,900 frames: 133 split tops read rightly by their darker part, none
-        that would have been told otherwise; 13 told rightly).
-        """
-        labels = result.labels
-        by_median = self._split_tops(samples, result)
-        other_set = (by_median != labels) & (by_median != _EMPTY)
-        if not other_set.any():  # a plain, still board has no split top
-            return labels
-        points = np.arange(len(labels))
-        favoured = ((leaning_sets(palette_scores, AGREEING) == by_median)
-                    & (palette_scores[points, by_median] - palette_scores[:, _EMPTY]
-                       >= LEANING))
-        told: np.ndarray = np.where(other_set & favoured, by_median, labels)
-        return told
-
     def _tables(self, camera: CameraModel) -> _PoseTables:
         # They depend on the pose only: a steady camera reuses them.
         if self._pose is None or self._pose.camera is not camera:
@@ -711,6 +687,30 @@ class BoardReader:
                 camera, view_maps(self._layout, self._model, camera, height),
                 camera.homography(), camera.project_sheet(centres, height))
         return self._pose
+
+
+def _told_by_median(split: np.ndarray, labels: np.ndarray, palette_scores: np.ndarray
+                    ) -> np.ndarray:
+    """``labels``, with each split top whose median names the other piece set (``split``, as
+    ``BoardReader._split_tops`` gives it) read as that set where its pixels favour that set's
+    palette over the set read by ``AGREEING`` and over the paper's by ``LEANING``.
+
+    A light piece set down off its point, its long shadow beside it (window light), shows
+    that shadow in the darker part of its top, and a white top was read as black, surely.
+    Its pixels say otherwise, by 1.3 per pixel and more over black's palette and 0.5 and
+    more over the paper's. A glossy dark top whose median a lamp's glare pales favours the
+    pale set's palette too, but no more than the paper's (on nine render sets, about 1,900
+    frames: 133 split tops read rightly by their darker part, none that would have been
+    told otherwise; 13 told rightly).
+    """
+    other_set = (split != labels) & (split != _EMPTY)
+    if not other_set.any():  # a plain, still board has no split top
+        return labels
+    points = np.arange(len(labels))
+    favoured = ((leaning_sets(palette_scores, AGREEING) == split)
+                & (palette_scores[points, split] - palette_scores[:, _EMPTY] >= LEANING))
+    told: np.ndarray = np.where(other_set & favoured, split, labels)
+    return told
 
 
 def _board_reading(points: tuple[Point, ...], labels: tuple[PointLabel, ...],

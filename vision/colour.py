@@ -279,12 +279,12 @@ beside the board they were 1.2 deep and up to 0.64 cooler, where a shadow beside
 cross were left doubtful, and a start position was refused."""
 
 
-def lines_on_paper(config: VisionConfig, model: ColourModel, features: np.ndarray
-                   ) -> np.ndarray:
+def lines_on_paper(config: VisionConfig, model: ColourModel, features: np.ndarray,
+                   deepest: float = SHADOW_DEEPEST) -> np.ndarray:
     """(points,) the points that show their printed cross as plainly as a sharp frame's bare
     points, with the paper's colour (a shadow's cooler light allowed for, as far as
-    ``DEEP_SHADOW_COOLING``), no darker than a shadow (SHADOW_DEEPEST): bare paper, maybe
-    in a shadow.
+    ``DEEP_SHADOW_COOLING``), no darker than a shadow (``deepest``, SHADOW_DEEPEST unless
+    the start position showed deeper ones): bare paper, maybe in a shadow.
 
     A piece on its point hides the middle of its cross, where the arms are sampled: a dark
     one all of it (a few grey levels of shading on its side are no line:
@@ -301,7 +301,7 @@ def lines_on_paper(config: VisionConfig, model: ColourModel, features: np.ndarra
     # The darker a sample, the noisier its colour, and the less of its light the paper's.
     papery = channel_norm(colours - brightness - paper_chroma) <= (
         config.paper_chroma_tolerance * (1.0 + darkness / 2))
-    result: np.ndarray = (papery & (darkness <= SHADOW_DEEPEST)
+    result: np.ndarray = (papery & (darkness <= deepest)
                           & (features[:, empty, 3] >= sharp_level(config, model)))
     return result
 

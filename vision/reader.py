@@ -30,6 +30,7 @@ from vision.calibrate import Calibration
 from vision.camera import CameraModel
 from vision.colour import (
     LABELS,
+    SHADOW_DEEPEST,
     Classification,
     ColourModel,
     PointLabel,
@@ -84,7 +85,7 @@ from vision.sampling import (
     wide_cross,
 )
 from vision.set_contrast import DISPUTED, confirmed, disputed, on_own_side
-from vision.shadows import shadowed_cells
+from vision.shadows import DEEPEST_MARGIN, shadowed_cells
 
 LIT_PAPER = 0.3
 """Most a point read as a piece of a set unlike the paper may be brighter (log) than the
@@ -250,6 +251,12 @@ class BoardReader:
                                   for point in self._model.points])
         self._pale_mirror_levels = np.array([calibration.pale_mirrors.get(point, -np.inf)
                                              for point in self._model.points])
+        # How dark a bare point showing its lines may be: as dark as any room's shadows, or
+        # as the start position's, a little deeper (a point's paper round it is a
+        # shadow's reference too).
+        reach = calibration.shadow_reach
+        self._deepest_shadow = SHADOW_DEEPEST if reach is None else max(
+            SHADOW_DEEPEST, reach.deepest + DEEPEST_MARGIN)
 
     def reset(self) -> None:
         """Forget the board's last place (the next frame runs a full marker detection)."""
@@ -340,7 +347,8 @@ class BoardReader:
                 contested, np.minimum(result.confidences, DISPUTED), result.confidences))
         pale_sets = pale_labels(self.config, self.colours)
         # Where the point shows its lines on the paper (a bare point, maybe in a shadow).
-        showing_lines = lines_on_paper(self.config, self.colours, samples.features)
+        showing_lines = lines_on_paper(self.config, self.colours, samples.features,
+                                       self._deepest_shadow)
         if palette_scores is not None:
             shadowed_bare = _bare_in_deep_shadow(
                 result.labels, among(result.labels, pale_sets), showing_lines,

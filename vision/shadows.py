@@ -13,7 +13,12 @@ Decisions:
   (``learn_shadow_reach``): the samples beside the pieces show which way the shadows
   fall, those beyond how far. None is kept where the shadows explain fewer than
   ``LEAST_EXPLAINED`` samples, or than half as many as there are pieces (a lamp high
-  above, a window's soft light), nor one that makes a clear start position look covered.
+  above, a window's soft light), nor one that makes a clear start position look covered;
+  unless they are as deep as only a low lamp casts (``DEEP``): then a fifth as many will
+  do, for shadows falling along the ranks hide under the next pieces.
+- The reach keeps how deep the start position's deepest shadow was: a bare point showing
+  its lines in a frame may be that dark (``DEEPEST_MARGIN``), where usually a point that
+  dark is a dark piece (``vision.colour.SHADOW_DEEPEST``).
 - In a frame, the samples within the shadows the reach casts from the pieces read there
   are judged as the samples beside a piece are. A hand casts no such shape: what it
   covers beyond the pieces' shadows is still judged strictly.
@@ -22,7 +27,7 @@ Decisions:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -50,6 +55,21 @@ LEAST_SHADOWED_SHARE = 0.5
 """Least number of shadowed samples a reach kept explains, per piece of the start position:
 a low lamp casts a shadow beside nearly every piece. Under a window's or a spotlight's
 softer light a few pieces' shadows are dark enough to count, never half of them."""
+DEEP = 0.8
+"""Least depth (log, below the lit paper; the median of the shadowed samples a reach
+explains) of shadows only a lamp low beside the board casts: a window's or a spotlight's
+softer light left them 0.2 to 0.65 deep on Blender renders, a low lamp's 0.4 to 1.25."""
+LEAST_DEEP_SHARE = 0.2
+"""Least number of shadowed samples a reach kept explains, per piece of the start position,
+when they are ``DEEP``. Where the start position's shadows fall along its ranks, they fall
+on the next pieces and hide under them: a lamp 8 cm above the table 30 cm away left 12
+shadowed samples in sight beside 24 pieces, from the a-file's and the sixth rank's
+pieces, and its frames were all taken for a hand."""
+DEEPEST_MARGIN = 0.1
+"""How much deeper (log) than the start position's deepest shadow a bare point showing its
+lines may look in a frame: under a lamp 8 cm above the table the start position's
+deepest shadowed sample lay 1.38 below the lit paper, and bare points in frames 1.35 and
+1.39 below the paper round them, shown their whole cross, were read surely as black."""
 LIT_WEIGHT = 2.0
 """How much a lit sample a reach would call shadowed counts against it, against each
 shadowed sample it explains."""
@@ -63,11 +83,15 @@ class ShadowReach:
     """Unit vector (files, ranks) from a piece's point along its shadow."""
     length: float
     """How far the shadow reaches from the point, pitches."""
+    deepest: float = 0.0
+    """How deep (log, below the lit paper) the deepest shadowed sample of the start position
+    within these shadows was: a lamp low beside the board, the room's other light dim,
+    casts shadows darker than any usual room's."""
 
     def to_json(self) -> dict[str, object]:
         """JSON-ready data."""
         return {"direction": [round(value, 6) for value in self.direction],
-                "length": round(self.length, 6)}
+                "length": round(self.length, 6), "deepest": round(self.deepest, 6)}
 
     @staticmethod
     def from_json(data: object) -> ShadowReach:
@@ -76,10 +100,12 @@ class ShadowReach:
             raise ValueError("shadow reach is not an object")
         direction = np.asarray(data["direction"], np.float64).reshape(2)
         length = float(data["length"])
+        # Written before the depth was kept: no deeper than any room's shadows.
+        deepest = float(data.get("deepest", 0.0))
         if not (np.all(np.isfinite(direction)) and abs(np.hypot(*direction) - 1) < 1e-3
-                and 0 < length <= max(LENGTHS)):
+                and 0 < length <= max(LENGTHS) and 0.0 <= deepest < np.inf):
             raise ValueError("bad shadow reach")
-        return ShadowReach((float(direction[0]), float(direction[1])), length)
+        return ShadowReach((float(direction[0]), float(direction[1])), length, deepest)
 
 
 def shadowed_cells(reach: ShadowReach, cells: np.ndarray, points: np.ndarray,
@@ -128,4 +154,12 @@ def learn_shadow_reach(cells: np.ndarray, points: np.ndarray, occupied: np.ndarr
             score = float(explained - LIT_WEIGHT * (inside & lit).sum())
             if score > best_score:
                 best, best_score, best_explained = reach, score, explained
-    return best if best_explained > LEAST_SHADOWED_SHARE * np.count_nonzero(occupied) else None
+    if best is None:
+        return None
+    in_shadows = shadowed_cells(best, cells, points, occupied) & shadowed
+    best = replace(best, deepest=float(depth[in_shadows].max()))
+    pieces = np.count_nonzero(occupied)
+    if best_explained > LEAST_SHADOWED_SHARE * pieces:
+        return best
+    deep = float(np.median(depth[in_shadows])) >= DEEP
+    return best if deep and best_explained > LEAST_DEEP_SHARE * pieces else None

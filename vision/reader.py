@@ -63,6 +63,7 @@ from vision.palette import (
     agreeing,
     bin_codes,
     leaning_sets,
+    overruled,
     paper_logs,
     scores,
     set_on_bare,
@@ -319,11 +320,19 @@ class BoardReader:
                 result = replace(result, confidences=confirmed_by_palette(
                     palette_says, result.labels, result.confidences, self.config.confident))
         told_by_palette = np.zeros(len(result.labels), bool)
-        if palette_says is not None:
+        overruled_sure = np.zeros(len(result.labels), bool)
+        if palette_scores is not None:
+            assert palette_says is not None
             labels_told, confidences_told = settled(palette_says, result.labels,
                                                     result.confidences, self.config.confident)
-            told_by_palette = labels_told != result.labels
-            result = replace(result, labels=labels_told, confidences=confidences_told)
+            # And a piece read surely whose pixels plainly favour the other set's palette
+            # is of that set.
+            overruling = overruled(palette_scores, labels_told)
+            overruled_sure = overruling != labels_told
+            told_by_palette = overruling != result.labels
+            result = replace(result, labels=overruling, confidences=np.where(
+                overruled_sure, np.maximum(confidences_told, self.config.confident),
+                confidences_told))
         # The label each top's median tells where it differs from its darker part's (worked
         # out once: the relabelling below changes a point only to the label given here).
         split = self._split_tops(samples, result)
@@ -436,6 +445,11 @@ class BoardReader:
             # A piece whose pixels lean to the other set's palette may be of that set.
             leaning = leaning_sets(palette_scores)
             contested |= (result.labels != _EMPTY) & (leaning >= 0) & (leaning != result.labels)
+        # A piece the palette overruled the colours on that another check flags may be of
+        # either set, as when the two disagreed, no more: the check flags the set the
+        # palette named.
+        contested |= overruled_sure & flagged
+        flagged &= ~overruled_sure
         other = np.where(contested & (other == result.labels), _OTHER_SET[result.labels], other)
         second = other != result.labels
         unsure = flagged | second | (result.confidences < self.config.confident)

@@ -445,9 +445,9 @@ class BoardReader:
             # A piece whose pixels lean to the other set's palette may be of that set.
             leaning = leaning_sets(palette_scores)
             contested |= (result.labels != _EMPTY) & (leaning >= 0) & (leaning != result.labels)
-        # A piece the palette overruled the colours on that another check flags may be of
-        # either set, as when the two disagreed, no more: the check flags the set the
-        # palette named.
+        # A piece on which the palette overruled the colours, and which a check above flags
+        # (those judge the set the palette named), may be of either set, as when the two
+        # witnesses disagreed.
         contested |= overruled_sure & flagged
         flagged &= ~overruled_sure
         other = np.where(contested & (other == result.labels), _OTHER_SET[result.labels], other)

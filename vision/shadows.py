@@ -69,7 +69,7 @@ DEEPEST_MARGIN = 0.1
 """How much deeper (log) than the start position's deepest shadow a bare point showing its
 lines may look in a frame: under a lamp 8 cm above the table the start position's
 deepest shadowed sample lay 1.38 below the lit paper, and bare points in frames 1.35 and
-1.39 below the paper round them, shown their whole cross, were read surely as black."""
+1.39 below the paper round them, showing their whole cross, were read surely as black."""
 LIT_WEIGHT = 2.0
 """How much a lit sample a reach would call shadowed counts against it, against each
 shadowed sample it explains."""

@@ -57,8 +57,9 @@ a low lamp casts a shadow beside nearly every piece. Under a window's or a spotl
 softer light a few pieces' shadows are dark enough to count, never half of them."""
 DEEP = 0.8
 """Least depth (log, below the lit paper; the median of the shadowed samples a reach
-explains) of shadows only a lamp low beside the board casts: a window's or a spotlight's
-softer light left them 0.2 to 0.65 deep on Blender renders, a low lamp's 0.4 to 1.25."""
+explains) of shadows only a lamp low beside the board casts: on Blender renders of 328
+start positions, a window's, a spotlight's or mixed light left them 0.2 to 0.51 deep, a
+low lamp's up to 1.24."""
 LEAST_DEEP_SHARE = 0.2
 """Least number of shadowed samples a reach kept explains, per piece of the start position,
 when they are ``DEEP``. Where the start position's shadows fall along its ranks, they fall

@@ -281,7 +281,7 @@ def agreeing(point_scores: np.ndarray, result: Classification, sure: float) -> n
     that agree, neither alone sure."""
     labels, distances = result.labels, result.distances
     points = np.arange(len(labels))
-    other = np.where(labels == _RED, _BLACK, _RED)
+    other = _other_sets(labels)
     own = distances[points, labels]
     nearer_by = distances[points, other] - own
     colours_name_it = plainly_a_piece(result) & (nearer_by >= COLOURS_APART)
@@ -294,6 +294,12 @@ def agreeing(point_scores: np.ndarray, result: Classification, sure: float) -> n
         | (colours_name_it_plainly & (favoured_by >= LEANING)))
     confidences: np.ndarray = np.where(confirms, sure, result.confidences)
     return confidences
+
+
+def _other_sets(labels: np.ndarray) -> np.ndarray:
+    """(points,) the piece set other than each label's (red for bare paper)."""
+    result: np.ndarray = np.where(labels == _RED, _BLACK, _RED)
+    return result
 
 
 def settled(palette_verdicts: np.ndarray, labels: np.ndarray, confidences: np.ndarray,
@@ -326,10 +332,10 @@ def overruled(point_scores: np.ndarray, labels: np.ndarray) -> np.ndarray:
     paper's palette better still (by 0.2 and more).
     """
     points = np.arange(len(labels))
-    other = np.where(labels == _RED, _BLACK, _RED)
+    other = _other_sets(labels)
     own_scores = point_scores[points, labels]
     other_scores = point_scores[points, other]
-    told = ((labels != LABELS.index(PointLabel.EMPTY)) & (other_scores - own_scores >= SURE)
+    told = ((labels != _EMPTY) & (other_scores - own_scores >= SURE)
             & (other_scores - point_scores[:, _EMPTY] >= LEANING))
     result: np.ndarray = np.where(told, other, labels)
     return result

@@ -319,30 +319,25 @@ class BoardReader:
                                                               self.config.confident))
                 result = replace(result, confidences=confirmed_by_palette(
                     palette_says, result.labels, result.confidences, self.config.confident))
-        told_by_palette = np.zeros(len(result.labels), bool)
+        read_by_colours = result.labels
         overruled_sure = np.zeros(len(result.labels), bool)
         if palette_scores is not None:
             assert palette_says is not None
             labels_told, confidences_told = settled(palette_says, result.labels,
                                                     result.confidences, self.config.confident)
+            result = replace(result, labels=labels_told, confidences=confidences_told)
             # And a piece read surely whose pixels plainly favour the other set's palette
             # is of that set.
-            overruling = overruled(palette_scores, labels_told)
-            overruled_sure = overruling != labels_told
-            told_by_palette = overruling != result.labels
-            result = replace(result, labels=overruling, confidences=np.where(
-                overruled_sure, np.maximum(confidences_told, self.config.confident),
-                confidences_told))
+            overruling = overruled(palette_scores, result.labels)
+            overruled_sure = overruling != result.labels
+            result = _relabelled(result, overruling, self.config.confident)
         # The label each top's median tells where it differs from its darker part's (worked
         # out once: the relabelling below changes a point only to the label given here).
         split = self._split_tops(samples, result)
         if palette_scores is not None:
-            by_median = _told_by_median(split, result.labels, palette_scores)
-            told_by_palette |= by_median != result.labels
-            result = replace(result, labels=by_median, confidences=np.where(
-                by_median != result.labels, np.maximum(result.confidences,
-                                                       self.config.confident),
-                result.confidences))
+            result = _relabelled(result, _told_by_median(split, result.labels, palette_scores),
+                                 self.config.confident)
+        told_by_palette = result.labels != read_by_colours
         contested = np.zeros(len(result.labels), bool)
         if self.calibration.set_contrast is not None:
             contested = disputed(self.calibration.set_contrast, samples.features, result.labels)
@@ -364,10 +359,8 @@ class BoardReader:
                 samples.features[:, _EMPTY, 3], palette_scores)
             # The paper in a shadow has the shadow's colour: it would teach it wrongly.
             told_by_palette |= shadowed_bare
-            result = replace(result, labels=np.where(shadowed_bare, _EMPTY, result.labels),
-                             confidences=np.where(shadowed_bare, np.maximum(
-                                 result.confidences, self.config.confident),
-                                 result.confidences))
+            result = _relabelled(result, np.where(shadowed_bare, _EMPTY, result.labels),
+                                 self.config.confident)
             split = np.where(shadowed_bare, _EMPTY, split)
             contested &= ~shadowed_bare
             occupied = result.labels != _EMPTY
@@ -722,6 +715,13 @@ class BoardReader:
                 camera, view_maps(self._layout, self._model, camera, height),
                 camera.homography(), camera.project_sheet(centres, height))
         return self._pose
+
+
+def _relabelled(result: Classification, labels: np.ndarray, sure: float) -> Classification:
+    """``result`` with ``labels``, each point whose label they change read at least
+    ``sure``: another witness told it."""
+    return replace(result, labels=labels, confidences=np.where(
+        labels != result.labels, np.maximum(result.confidences, sure), result.confidences))
 
 
 def _told_by_median(split: np.ndarray, labels: np.ndarray, palette_scores: np.ndarray

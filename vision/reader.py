@@ -250,6 +250,8 @@ class BoardReader:
         self._mirror_spot = spot(self._layout.point_grid,
                                  [point in calibration.mirror_points
                                   for point in self._model.points])
+        self._lamp_mirrored = bool(calibration.mirror_points or calibration.pale_mirrors)
+        """Whether the start position showed a lamp mirrored in glossy tops."""
         self._pale_mirror_levels = np.array([calibration.pale_mirrors.get(point, -np.inf)
                                              for point in self._model.points])
         # How dark a bare point showing its lines may be: as dark as any room's shadows, or
@@ -331,12 +333,18 @@ class BoardReader:
             overruling = overruled(palette_scores, result.labels)
             overruled_sure = overruling != result.labels
             result = _relabelled(result, overruling, self.config.confident)
+        # A top read as the pale set whose rim is a dark one's, in a room whose lamp the
+        # start position showed mirrored in glossy tops, is a dark top mirroring it whole.
+        rim_told = self._dark_mirroring_lamp(samples, result.labels)
+        result = _relabelled(result, np.where(rim_told, _OTHER_SET[result.labels],
+                                              result.labels), self.config.confident)
         # The label each top's median tells where it differs from its darker part's (worked
         # out once: the relabelling below changes a point only to the label given here).
         split = self._split_tops(samples, result)
         if palette_scores is not None:
             result = _relabelled(result, _told_by_median(split, result.labels, palette_scores),
                                  self.config.confident)
+        # (A top the rim told has the lamp's colour: it would teach the dark set's wrongly.)
         told_by_palette = result.labels != read_by_colours
         contested = np.zeros(len(result.labels), bool)
         if self.calibration.set_contrast is not None:
@@ -438,11 +446,14 @@ class BoardReader:
             # A piece whose pixels lean to the other set's palette may be of that set.
             leaning = leaning_sets(palette_scores)
             contested |= (result.labels != _EMPTY) & (leaning >= 0) & (leaning != result.labels)
-        # A piece on which the palette overruled the colours, and which a check above flags
-        # (those judge the set the palette named), may be of either set, as when the two
-        # witnesses disagreed.
-        contested |= overruled_sure & flagged
-        flagged &= ~overruled_sure
+        # A top the rim told is of the dark set, whatever its pixels lean to. One on which
+        # the palette overruled the colours, or the rim told, and which a check above flags
+        # (those judge the set named: a paper-coloured dark top may be a fingertip in a warm
+        # light), may be of either set, as when the two witnesses disagreed.
+        contested &= ~rim_told
+        told_again = overruled_sure | rim_told
+        contested |= told_again & flagged
+        flagged &= ~told_again
         other = np.where(contested & (other == result.labels), _OTHER_SET[result.labels], other)
         second = other != result.labels
         unsure = flagged | second | (result.confidences < self.config.confident)
@@ -570,6 +581,18 @@ class BoardReader:
             result = np.where(dark_rimmed(rims, samples.rim_relative, labels)
                               & (result == labels), LABELS.index(rims.dark), result)
         return result
+
+    def _dark_mirroring_lamp(self, samples: BoardSamples, labels: np.ndarray) -> np.ndarray:
+        """(points,) the tops read as the pale set whose rims are a dark set's
+        (``vision.rims``), where the start position showed a lamp mirrored in glossy tops:
+        dark tops mirroring it whole. Where it showed none, the rims of a pale set a low lamp
+        or a wide lens shades fall as low, so they only make such a top doubtful
+        (``_mirroring``)."""
+        rims = self.calibration.rim_check
+        if rims is None or not self._lamp_mirrored:
+            return np.zeros(len(labels), bool)
+        assert samples.rim_relative is not None
+        return dark_rimmed(rims, samples.rim_relative, labels)
 
     def _palette_scores(self, samples: BoardSamples) -> np.ndarray | None:
         """(points, labels) how well each point's pixels fit each label's palette

@@ -84,3 +84,23 @@ def test_a_black_top_mirroring_a_lamp_is_never_read_as_white(
     assert frame.fitting([truth]) == truth
     without = BoardReader(replace(calibration, rim_check=None), config).read(image)
     assert without.reading not in (None, truth)
+
+
+def test_a_black_top_mirroring_a_lamp_the_start_position_showed_mirrored_is_read_black(
+        room_calibration: Callable[[str], Calibration], config: VisionConfig) -> None:
+    # Glossy white and black pieces under a pendant lamp (a Blender render, seed 901): the
+    # black tops on e5 and f5 of the start position mirrored it whole. In the frame the
+    # black top on e5 mirrors it and looks white, with a black rim: it is read as black.
+    truth = BoardReading.parse("4rb/1b1bb1/1b1rrr/1b1b2/r1b1bb/4b1")
+    calibration = room_calibration("rim-told-pendant-start.jpg")
+    assert calibration.rim_check is not None and calibration.mirror_points
+    image = cv2.imread(str(ROOMS / "rim-told-pendant-frame.jpg"))
+    assert BoardReader(calibration, config).read(image).reading == truth
+    # Where the start position showed no lamp mirrored, the rim only makes it doubtful.
+    unmirrored = BoardReader(replace(calibration, mirror_points=frozenset(), pale_mirrors={}),
+                             config).read(image)
+    assert unmirrored.reading is None
+    assert unmirrored.fitting([truth]) == truth
+    # Without the rims, it is read as white: a wrong board.
+    assert BoardReader(replace(calibration, rim_check=None), config).read(image).reading not in (
+        None, truth)

@@ -250,8 +250,8 @@ class BoardReader:
         self._mirror_spot = spot(self._layout.point_grid,
                                  [point in calibration.mirror_points
                                   for point in self._model.points])
-        self._lamp_mirrored = bool(calibration.mirror_points or calibration.pale_mirrors)
-        """Whether the start position showed a lamp mirrored in glossy tops."""
+        self._lamp_mirrored = bool(calibration.mirror_points)
+        """Whether the start position showed glossy tops mirroring a lamp whole."""
         self._pale_mirror_levels = np.array([calibration.pale_mirrors.get(point, -np.inf)
                                              for point in self._model.points])
         # How dark a bare point showing its lines may be: as dark as any room's shadows, or
@@ -333,8 +333,8 @@ class BoardReader:
             overruling = overruled(palette_scores, result.labels)
             overruled_sure = overruling != result.labels
             result = _relabelled(result, overruling, self.config.confident)
-        # A top read as the pale set whose rim is a dark one's, in a room whose lamp the
-        # start position showed mirrored in glossy tops, is a dark top mirroring it whole.
+        # A top read as the pale set whose rim is a dark one's, in a room where the start
+        # position showed glossy tops mirroring the lamp whole, is a dark one mirroring it.
         rim_told = self._dark_mirroring_lamp(samples, result.labels)
         result = _relabelled(result, np.where(rim_told, _OTHER_SET[result.labels],
                                               result.labels), self.config.confident)
@@ -584,9 +584,8 @@ class BoardReader:
 
     def _dark_mirroring_lamp(self, samples: BoardSamples, labels: np.ndarray) -> np.ndarray:
         """(points,) the tops read as the pale set whose rims are a dark set's
-        (``vision.rims``), where the start position showed a lamp mirrored in glossy tops:
-        dark tops mirroring it whole. Where it showed none, the rims of a pale set a low lamp
-        or a wide lens shades fall as low, so they only make such a top doubtful
+        (``vision.rims``), where the start position showed glossy tops mirroring a lamp
+        whole: dark tops mirroring it. Elsewhere the rim only makes such a top doubtful
         (``_mirroring``)."""
         rims = self.calibration.rim_check
         if rims is None or not self._lamp_mirrored:

@@ -13,13 +13,16 @@ Decisions:
   median over the start position) less ``RIM_MARGIN``, or less ``RIM_SPREADS`` times how
   far its rims there spread below the level, whichever is lower.
 - In a frame, a piece read as the pale set whose rim lies below that floor is of the dark
-  set where the start position showed a lamp mirrored in glossy tops
-  (``Calibration.mirror_points`` or ``pale_mirrors``): only there does a dark top mirror
-  it whole. On ten render sets (2,362 hand-free frames) 35 such tops were black, none
-  pale; the nearest pale rim lay 0.07 above the floor. Elsewhere it may be either:
-  a pale piece's rim, shaded by a low lamp or seen at a wide lens's edge, fell up to 0.45
-  below the floor there. The reader makes it doubtful with both sets as its choices, and
-  the game tells which from the boards it expects.
+  set where the start position showed glossy tops mirroring a lamp whole
+  (``Calibration.mirror_points``): there a dark top mirrors it whole. On eleven render
+  sets (2,470 hand-free frames, four such setups) 8 tops below the floor there were dark,
+  none pale; the nearest pale rim lay 0.14 above it.
+- Elsewhere it may be either, and the reader makes it doubtful with both sets as its
+  choices; the game tells which from the boards it expects. A pale piece's rim, shaded by
+  a low lamp or seen at a wide lens's edge, fell up to 0.45 below the floor where the start
+  position showed no lamp mirrored. And where it showed only pale tops mirroring one, a
+  dark top mirroring it with a rim as pale as theirs was read surely as pale: the doubt
+  a neighbour's dark rim raised was all that kept that frame from a wrong board.
 """
 
 from __future__ import annotations

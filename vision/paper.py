@@ -43,11 +43,15 @@ from vision.reductions import channel_mean, channel_norm, median_along
 from vision.sampling import BoardSamples, SamplingLayout
 from vision.shadows import READ_HALF_WIDTH, ShadowReach, shadowed_cells
 
-MAX_EDGE_SAMPLES = 1
-"""Most paper samples, each between four points and beside a piece, that a second look may
-clear by leaving out the edge of a piece set down off its point (see ``check_paper``).
-Fingertips in a hand's shadow, read as pieces, were seen to fail two: one beside them at
-the grid's edge, and one beyond it."""
+MAX_EDGE_SAMPLES = 3
+"""Most paper samples, each beside a piece and between two points or more, that a second look
+may clear by leaving out the edge of a piece set down off its point (see ``check_paper``).
+Wooden pieces a player set down pushed together reached three such samples (Blender renders
+of mixed light), one at the grid's side. Fingertips in a hand's shadow, read as pieces,
+failed samples by one point only (at the grid's corners) or beyond the grid: on eleven
+render sets (about 480 hand frames) no hand frame was read that was not read before."""
+LEAST_EDGE_NEIGHBOURS = 2
+"""Least points next to a sample for the second look: a side's, or one between four."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,10 +121,11 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     are judged as those next to a piece.
 
     With ``edge_cover`` (``ViewMaps.edge_cover``), when no more than MAX_EDGE_SAMPLES
-    samples fail and each lies between four points, beside a piece, they are looked at
-    again without what a piece set down off its point may hide: a piece 0.2 of a pitch off
-    towards a sample puts its blurred edge and the dark foot of its side into it. Only then:
-    a hand reaching in covers paper at the grid's edge too, and more of it.
+    samples fail and each lies between LEAST_EDGE_NEIGHBOURS points or more, beside a
+    piece, they are looked at again without what a piece set down off its point may hide:
+    a piece 0.2 of a pitch off towards a sample puts its blurred edge and the dark foot of
+    its side into it. Only then: a hand reaching in covers paper at the grid's corners or
+    beyond it too.
     """
     colours, spread, usable = samples.paper_colours, samples.paper_spread, None
     near = beside_pieces = np.zeros(len(colours), bool)
@@ -221,7 +226,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     if edge_cover is None or occupied is None or not covered.any() \
             or covered.sum() > MAX_EDGE_SAMPLES:
         return result
-    between_points = (layout.cell_neighbours < len(occupied)).all(axis=1)
+    between_points = ((layout.cell_neighbours < len(occupied)).sum(axis=1)
+                      >= LEAST_EDGE_NEIGHBOURS)
     if not (beside_pieces & between_points)[covered].all():
         return result
     again = check_paper(config, layout, samples, occupied, edge_cover, piece_colours, coloured,

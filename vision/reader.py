@@ -250,8 +250,6 @@ class BoardReader:
         self._mirror_spot = spot(self._layout.point_grid,
                                  [point in calibration.mirror_points
                                   for point in self._model.points])
-        self._lamp_mirrored = bool(calibration.mirror_points)
-        """Whether the start position showed glossy tops mirroring a lamp whole."""
         self._pale_mirror_levels = np.array([calibration.pale_mirrors.get(point, -np.inf)
                                              for point in self._model.points])
         # How dark a bare point showing its lines may be: as dark as any room's shadows, or
@@ -335,9 +333,9 @@ class BoardReader:
             result = _relabelled(result, overruling, self.config.confident)
         # A top read as the pale set whose rim is a dark one's, in a room where the start
         # position showed glossy tops mirroring the lamp whole, is a dark one mirroring it.
-        rim_told = self._dark_mirroring_lamp(samples, result.labels)
-        result = _relabelled(result, np.where(rim_told, _OTHER_SET[result.labels],
-                                              result.labels), self.config.confident)
+        by_rims = self._dark_mirroring_lamp(samples, result.labels)
+        rim_told = by_rims != result.labels
+        result = _relabelled(result, by_rims, self.config.confident)
         # The label each top's median tells where it differs from its darker part's (worked
         # out once: the relabelling below changes a point only to the label given here).
         split = self._split_tops(samples, result)
@@ -583,15 +581,17 @@ class BoardReader:
         return result
 
     def _dark_mirroring_lamp(self, samples: BoardSamples, labels: np.ndarray) -> np.ndarray:
-        """(points,) the tops read as the pale set whose rims are a dark set's
-        (``vision.rims``), where the start position showed glossy tops mirroring a lamp
-        whole: dark tops mirroring it. Elsewhere the rim only makes such a top doubtful
-        (``_mirroring``)."""
+        """``labels``, with each top read as the pale set whose rim is a dark set's
+        (``vision.rims``) read as the dark set, where the start position showed glossy tops
+        mirroring a lamp whole (``Calibration.mirror_points``): a dark top mirroring it.
+        Elsewhere the rim only makes such a top doubtful (``_mirroring``)."""
         rims = self.calibration.rim_check
-        if rims is None or not self._lamp_mirrored:
-            return np.zeros(len(labels), bool)
+        if rims is None or not self.calibration.mirror_points:
+            return labels
         assert samples.rim_relative is not None
-        return dark_rimmed(rims, samples.rim_relative, labels)
+        result: np.ndarray = np.where(dark_rimmed(rims, samples.rim_relative, labels),
+                                      LABELS.index(rims.dark), labels)
+        return result
 
     def _palette_scores(self, samples: BoardSamples) -> np.ndarray | None:
         """(points, labels) how well each point's pixels fit each label's palette

@@ -198,10 +198,10 @@ def fit_marker_camera(model: BoardModel, found: dict[int, np.ndarray],
     """The camera that sees the model's markers among ``found`` where they are.
 
     With ``lens`` only the pose is fitted; without, the focal length and one distortion
-    term too, or two when all four markers need them (a first guess, refined on the ink
-    at calibration). None when fewer than three markers agree: a marker whose corners do
-    not fit the others (a misread id, a reflection) is dropped when three remain. Also
-    returns the markers used.
+    term too (with three markers, only when they need it), or two when all four markers
+    need them (a first guess, refined on the ink at calibration). None when fewer than
+    three markers agree: a marker whose corners do not fit the others (a misread id, a
+    reflection) is dropped when three remain. Also returns the markers used.
     """
     usable = [marker for marker in model.markers() if marker in found]
     while len(usable) >= MIN_MARKERS:
@@ -214,11 +214,12 @@ def fit_marker_camera(model: BoardModel, found: dict[int, np.ndarray],
         # An unknown lens is only roughly fitted to the markers here (the printed lines
         # refine it at calibration), so it is given more room.
         tolerance = MARKER_FIT_TOLERANCE if lens is not None else FIRST_FIT_TOLERANCE
-        if lens is None and len(usable) == len(model.markers()) and (
-                errors.max() > tolerance * sides):
-            # A fisheye seen steeply bends the markers' places more than one term can
-            # follow; sixteen corners pin a second one down.
-            bent = _first_camera(sheet, image, image_size, len(usable), distortion_terms=2)
+        if lens is None and errors.max() > tolerance * sides:
+            # A fisheye seen steeply bends the markers' places more than the first guess
+            # follows: sixteen corners pin a second term down, and twelve (a marker unread
+            # at the bent edge of the view) the first, which that guess leaves out.
+            bent = _first_camera(sheet, image, image_size, len(usable), distortion_terms=2,
+                                 bent=True)
             if bent is not None:
                 camera = bent
                 errors, sides = _marker_misfits(camera, sheet, image)
@@ -241,16 +242,20 @@ def _marker_misfits(camera: CameraModel, sheet: np.ndarray, image: np.ndarray
 
 
 def _first_camera(sheet: np.ndarray, image: np.ndarray, image_size: tuple[int, int],
-                  markers: int, distortion_terms: int = 1) -> CameraModel | None:
-    # Three markers (12 corners) cannot also pin a distortion term down. A wide lens bends
-    # the markers' places so far that a typical focal length would not fit them: try the
-    # fields of view of the lenses makers use, and keep the one that fits best.
+                  markers: int, distortion_terms: int = 1, bent: bool = False
+                  ) -> CameraModel | None:
+    # Three markers (12 corners) pin a distortion term down only poorly: it is fitted
+    # to them only when they are plainly ``bent``, and the printed lines check it at
+    # calibration. A wide lens bends the markers' places so far that a typical focal
+    # length would not fit them: try the fields of view of the lenses makers use, and keep
+    # the one that fits best.
     best: tuple[CameraModel, float] | None = None
     for field_of_view in LENS_FIELDS_OF_VIEW:
         focal = image_size[0] / 2 / math.tan(math.radians(field_of_view) / 2)
         fitted = camera_from_correspondences(sheet, image, image_size, focal=focal,
                                              solve_focal=False,
-                                             distortion_terms=1 if markers == 4 else 0)
+                                             distortion_terms=1 if markers == 4 or bent
+                                             else 0)
         # Seen from straight above every lens fits about as well: another than the
         # typical one must fit clearly better.
         if fitted is not None and (best is None or fitted[1] < best[1] * WIDER_LENS_GAIN):

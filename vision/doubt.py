@@ -58,3 +58,10 @@ def choices(result: Classification, point: int) -> tuple[PointLabel, ...]:
         return ()
     return tuple(LABELS[i] for i in np.argsort(distances)
                  if distances[i] <= nearest + CHOICE_MARGIN)
+
+
+def with_also(choices: tuple[PointLabel, ...], *labels: PointLabel) -> tuple[PointLabel, ...]:
+    """``choices`` with ``labels`` added after them, each once; none (anything) stays none."""
+    if not choices:
+        return choices
+    return choices + tuple(dict.fromkeys(label for label in labels if label not in choices))

@@ -45,7 +45,7 @@ from vision.colour import (
 )
 from vision.config import VisionConfig
 from vision.doubt import choices as choices_of
-from vision.doubt import few_enough
+from vision.doubt import few_enough, with_also
 from vision.errors import BadImage
 from vision.glare_reach import glared_from
 from vision.locate import BoardLocator, LocationStatus
@@ -432,10 +432,13 @@ class BoardReader:
             agreed = ((leaning_sets(palette_scores, AGREEING) == result.labels)
                       & (result.confidences >= self.config.confident))
             split = np.where((favoured_set == result.labels) | agreed, result.labels, split)
-        other = np.where(may_be_bare, _EMPTY, split)
-        other = np.where(other == result.labels,
-                         self._mirroring(samples, result.labels, pale), other)
+        # The set a piece may be instead, whether or not it may also be bare paper: a glossy
+        # top mirroring the lamp may be both brighter than the paper and of the other set.
+        set_other = np.where(split == result.labels,
+                             self._mirroring(samples, result.labels, pale), split)
+        other = np.where(may_be_bare, _EMPTY, set_other)
         if palette_says is not None:
+            set_other = the_set_besides(palette_says, result.labels, set_other)
             other = set_on_bare(palette_says, result.labels,
                                 the_set_besides(palette_says, result.labels, other),
                                 samples.features[:, _EMPTY, 3], pale_sets)
@@ -457,8 +460,15 @@ class BoardReader:
         unsure = flagged | second | (result.confidences < self.config.confident)
         # What each unsure point may hold; nothing known when another check flagged it.
         # (Only a frame on clear paper can be doubtful: a hand's frame needs none.)
-        choices = {i: () if flagged[i] else
-                   (labels[i], LABELS[other[i]]) if second[i] else choices_of(result, i)
+        # What else it may hold besides: the set a piece that may be bare may be instead,
+        # and bare paper where the point shows its whole cross, whatever its colour (bare
+        # paper deep in a low lamp's blue shadow was read as black, unsure, no other label
+        # as near).
+        besides = np.where(may_be_bare & (set_other != _EMPTY), set_other, result.labels)
+        bare_cross = samples.features[:, _EMPTY, 3] >= sharp_level(self.config, self.colours)
+        choices = {i: () if flagged[i] else with_also(
+                   (labels[i], LABELS[other[i]]) if second[i] else choices_of(result, i),
+                   LABELS[besides[i]], PointLabel.EMPTY if bare_cross[i] else labels[i])
                    for i in map(int, np.flatnonzero(unsure & paper.is_clear))}
         choices.update(self._in_mirror_spot(samples.features, result, choices))
         reading = None

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from controller.geometry import parse_point
 from controller.movegen import legal_moves, make_move
@@ -170,3 +171,32 @@ def test_a_black_top_greyed_by_glare_is_never_read_as_red(
     assert frame.reading is None and frame.doubtful == (parse_point("a2", 6),)
     assert frame.fitting([truth]) == truth
     assert frame.fitting([truth, misread]) is None
+
+
+def waiting_at(board: str) -> tuple[BoardReading, list[BoardReading]]:
+    """A board, and the boards a game waiting at it (red to move) expects: it, and those
+    after each of red's moves."""
+    position = parse_position(f"{board} r")
+    return BoardReading.of(position), [BoardReading.of(position), *after_each_move(position)]
+
+
+@pytest.mark.parametrize(("room", "board", "point", "labels"), [
+    # Glossy white and black pieces under a pendant lamp (a Blender render, seed 1101): the
+    # black top on b1 mirrors the lamp, brighter than the paper round it, and is read as
+    # white. It may be bare paper, and it may be black: with only bare paper as its other
+    # choice, the game could never read the board it shows.
+    ("mirror-or-bare-pendant", "1b1r2/2b1b1/rb2r1/b1r1b1/bb2rb/1brb2", "b1", "r.b"),
+    # Under a low lamp (a Blender render, seed 401) bare d3 lies deep in the blue shadow
+    # of the pieces round it, nearer black than the paper in colour, and is read as
+    # black, unsure, black its only choice by colour; its cross shows whole.
+    ("blue-shadow-cross-low-lamp", "b1r1br/r1bb1b/b3r1/rrr1r1/1r4/1b2bb", "d3", "b."),
+])
+def test_a_doubtful_point_keeps_every_label_a_check_left_open(
+        room_reading: Callable[[str], FrameReading], room: str, board: str, point: str,
+        labels: str) -> None:
+    truth, expected = waiting_at(board)
+    frame = room_reading(room)
+    assert frame.status is ReadStatus.DOUBTFUL
+    choices = frame.choices[frame.doubtful.index(parse_point(point, 6))]
+    assert {PointLabel(label) for label in labels} <= set(choices)
+    assert frame.fitting(expected) == truth

@@ -118,9 +118,10 @@ class ConditionTally:
     read_in_play: int = 0
     """Hand-free frames a game waiting at their board reads (see ``read_in_play``)."""
     wrong_in_play: int = 0
-    sure_wrong: int = 0
-    """Hand-free frames left doubtful with a point read surely wrong: one step from a wrong
-    board, had that point's neighbours been sure too (see ``surely_wrong``)."""
+    truth_ruled_out: int = 0
+    """Hand-free frames left doubtful that rule the true board out: one step from a wrong
+    board, had the frame's doubtful points been sure too, and one a game may fit to a wrong
+    board (see ``rules_out_truth``)."""
     read_seconds: list[float] = field(default_factory=list)
     render_seconds: list[float] = field(default_factory=list)
 
@@ -211,7 +212,7 @@ def folder_setups(setups: Iterator[RenderedSetup]) -> Iterator[Setup]:
 def add_tally(total: ConditionTally, part: ConditionTally) -> None:
     """Count ``part`` (one setup's) into ``total``."""
     for name in ("setups", "calibrated", "frames", "read", "wrong", "hand_frames", "hand_read",
-                 "read_in_play", "wrong_in_play", "sure_wrong"):
+                 "read_in_play", "wrong_in_play", "truth_ruled_out"):
         setattr(total, name, getattr(total, name) + getattr(part, name))
     total.failures.update(part.failures)
     total.read_seconds += part.read_seconds
@@ -265,8 +266,8 @@ def evaluate(setup: Setup, tally: ConditionTally, config: VisionConfig,
             tally.wrong_in_play += in_play is not None and in_play != board
             # Before a frame has settled which side a board without markers took for
             # rank 1, a doubtful frame is one step from a wrong board only either way.
-            tally.sure_wrong += surely_wrong(frame, board) and (
-                half_turned is not None or surely_wrong(frame, turned_half_way(board)))
+            tally.truth_ruled_out += rules_out_truth(frame, board) and (
+                half_turned is not None or rules_out_truth(frame, turned_half_way(board)))
 
 
 def turned_half_way(board: BoardReading) -> BoardReading:
@@ -282,11 +283,19 @@ def turned_half_way(board: BoardReading) -> BoardReading:
     return BoardReading(red, black, board.size)
 
 
-def surely_wrong(frame: FrameReading, board: BoardReading) -> bool:
-    """Whether a doubtful ``frame`` of ``board`` read a point it is sure of wrongly."""
-    return frame.status is ReadStatus.DOUBTFUL and any(
-        frame.label_at(point) is not LABEL_OF_COLOUR[board.piece_at(point)]
-        for point in frame.points if point not in frame.doubtful)
+def rules_out_truth(frame: FrameReading, board: BoardReading) -> bool:
+    """Whether a doubtful ``frame`` of ``board`` rules that board out: it read a point it is
+    sure of wrongly, or a doubtful point's choices (when it has any) leave its label out."""
+    if frame.status is not ReadStatus.DOUBTFUL:
+        return False
+    choices = dict(zip(frame.doubtful, frame.choices, strict=True))
+    for point in frame.points:
+        truth = LABEL_OF_COLOUR[board.piece_at(point)]
+        if point not in choices and frame.label_at(point) is not truth:
+            return True
+        if choices.get(point) and truth not in choices[point]:
+            return True
+    return False
 
 
 def read_in_play(frame: FrameReading, board: BoardReading) -> BoardReading | None:
@@ -424,10 +433,11 @@ def report(tallies: dict[str, ConditionTally], look_alike: dict[str, bool],
             missed.append(f"{name}: {tally.hand_read} hand frames read as a board")
         if tally.wrong_in_play:
             missed.append(f"{name}: {tally.wrong_in_play} wrong boards read in play")
-        if tally.sure_wrong:
-            print(f"{'':18s}{tally.sure_wrong} x doubtful frame with a point read surely wrong")
-            missed.append(f"{name}: {tally.sure_wrong} doubtful frames with a point read "
-                          "surely wrong")
+        if tally.truth_ruled_out:
+            print(f"{'':18s}{tally.truth_ruled_out} x doubtful frame that rules the true board "
+                  "out (a point read surely wrong, or choices without its label)")
+            missed.append(f"{name}: {tally.truth_ruled_out} doubtful frames that rule the "
+                          "true board out")
         if look_alike.get(name):
             if tally.calibrated:
                 missed.append(f"{name}: look-alike pieces calibrated {tally.calibrated} times "

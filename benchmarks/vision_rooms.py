@@ -31,8 +31,10 @@ referee gives them: a doubtful frame that fits one of them counts as it); it pri
 share of moves confirmed within 1 s of the hand leaving and the median latency, and the
 same for a second stabiliser fed the same frames without the game's boards.
 
-Floors (exit 1 when one is missed, saying which): no wrong board (alone or in play) and
-no hand frame read in any condition; in every ordinary condition calibration succeeds
+Floors (exit 1 when one is missed, saying which): no wrong board (alone or in play), no
+doubtful frame that rules the true board out (a point read surely wrong, or a doubtful
+point's choices without its label: one step from a wrong board) and no hand frame read in
+any condition; in every ordinary condition calibration succeeds
 >= 95% and hand-free frames are read (alone) >= 95%; look-alike pieces are refused at
 calibration, with a message; the session confirms >= 99% of moves within 1 s; the
 renderer takes <= 0.3 s a frame (median; a machine busy with other work may miss it).

@@ -80,7 +80,7 @@ from controller.referee import boards_after  # noqa: E402
 from vision.calibrate import Calibration, calibrate  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.errors import CalibrationFailed  # noqa: E402
-from vision.reader import LABEL_OF_COLOUR, BoardReader, FrameReading, ReadStatus  # noqa: E402
+from vision.reader import BoardReader, FrameReading, ReadStatus  # noqa: E402
 from vision.room import CONDITIONS, next_frame, random_room_scene, render_room  # noqa: E402
 from vision.room_scene import RoomScene  # noqa: E402
 from vision.stabiliser import Stabiliser  # noqa: E402
@@ -288,16 +288,7 @@ def turned_half_way(board: BoardReading) -> BoardReading:
 def rules_out_truth(frame: FrameReading, board: BoardReading) -> bool:
     """Whether a doubtful ``frame`` of ``board`` rules that board out: it read a point it is
     sure of wrongly, or a doubtful point's choices (when it has any) leave its label out."""
-    if frame.status is not ReadStatus.DOUBTFUL:
-        return False
-    choices = dict(zip(frame.doubtful, frame.choices, strict=True))
-    for point in frame.points:
-        truth = LABEL_OF_COLOUR[board.piece_at(point)]
-        if point not in choices and frame.label_at(point) is not truth:
-            return True
-        if choices.get(point) and truth not in choices[point]:
-            return True
-    return False
+    return frame.status is ReadStatus.DOUBTFUL and not frame.allows(board)
 
 
 def read_in_play(frame: FrameReading, board: BoardReading) -> BoardReading | None:

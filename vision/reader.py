@@ -183,20 +183,34 @@ class FrameReading:
         if (self.status is not ReadStatus.DOUBTFUL or not self.doubtful
                 or len(self.choices) != len(self.doubtful) or not all(self.choices)):
             return None
-        read = _board_reading(self.points, self.labels, isqrt(len(self.points)))
-        sure = ~sum(map(bit, self.doubtful))
+        read, sure = self._sure_reading()
         found: BoardReading | None = None
         for board in boards:
-            if (board.size != read.size or (board.red & sure, board.black & sure)
-                    != (read.red & sure, read.black & sure)):
-                continue
-            if not all(LABEL_OF_COLOUR[board.piece_at(point)] in labels
-                       for point, labels in zip(self.doubtful, self.choices, strict=True)):
+            if not self._allows(board, read, sure):
                 continue
             if found is not None and found != board:
                 return None
             found = board
         return found
+
+    def allows(self, board: BoardReading) -> bool:
+        """Whether a doubtful frame may show ``board``: every sure point holds what was
+        read there, and every doubtful point one of its ``choices`` (anything, where it has
+        none). A doubtful frame that does not allow the true board could only be fitted to
+        a wrong one."""
+        return self.status is ReadStatus.DOUBTFUL and self._allows(board, *self._sure_reading())
+
+    def _sure_reading(self) -> tuple[BoardReading, int]:
+        """The board as read, and the bits of the points read surely."""
+        read = _board_reading(self.points, self.labels, isqrt(len(self.points)))
+        return read, ~sum(map(bit, self.doubtful))
+
+    def _allows(self, board: BoardReading, read: BoardReading, sure: int) -> bool:
+        if (board.size != read.size or (board.red & sure, board.black & sure)
+                != (read.red & sure, read.black & sure)):
+            return False
+        return all(not labels or LABEL_OF_COLOUR[board.piece_at(point)] in labels
+                   for point, labels in zip(self.doubtful, self.choices, strict=True))
 
     def label_at(self, point: Point) -> PointLabel:
         """The label read on ``point``; raises KeyError when the point was not read."""
@@ -436,11 +450,11 @@ class BoardReader:
         # top mirroring the lamp may be both brighter than the paper and of the other set.
         set_other = np.where(split == result.labels,
                              self._mirroring(samples, result.labels, pale), split)
-        other = np.where(may_be_bare, _EMPTY, set_other)
         if palette_says is not None:
             set_other = the_set_besides(palette_says, result.labels, set_other)
-            other = set_on_bare(palette_says, result.labels,
-                                the_set_besides(palette_says, result.labels, other),
+        other = np.where(may_be_bare, _EMPTY, set_other)
+        if palette_says is not None:
+            other = set_on_bare(palette_says, result.labels, other,
                                 samples.features[:, _EMPTY, 3], pale_sets)
         other = np.where(half_covered, covering.label, other)
         if palette_scores is not None:

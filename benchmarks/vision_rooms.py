@@ -20,8 +20,10 @@ It prints per condition: calibrations that succeeded, hand-free frames read
 hand frames read, the median read time per frame and the renderer's median time, and
 the hand-free frames read in play: those a game waiting at the frame's board (red to move)
 reads, a doubtful frame counting as the one board the game expects that it fits (as the
-board's loop reads; information, but a wrong board read in play is a floor missed); then
-the same per piece set (information: the floors are judged per condition).
+board's loop reads; information, but a wrong board read in play is a floor missed), and
+what the doubtful points of the hand-free frames left doubtful leave open
+(``vision.doubt.DoubtKind``: which set, a piece or bare paper, anything); then the same
+per piece set (information: the floors are judged per condition).
 
 Then a session under ``window`` light (``--session-condition`` for another): J moves,
 each a hand coming in, the board changing by one legal move under it and the hand
@@ -79,6 +81,7 @@ from controller.reading import BoardReading  # noqa: E402
 from controller.referee import boards_after  # noqa: E402
 from vision.calibrate import Calibration, calibrate  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
+from vision.doubt import doubt_kinds  # noqa: E402
 from vision.errors import CalibrationFailed  # noqa: E402
 from vision.reader import BoardReader, FrameReading, ReadStatus  # noqa: E402
 from vision.room import CONDITIONS, next_frame, random_room_scene, render_room  # noqa: E402
@@ -124,6 +127,9 @@ class ConditionTally:
     """Hand-free frames left doubtful that rule the true board out: one step from a wrong
     board, had the frame's doubtful points been sure too, and one a game may fit to a wrong
     board (see ``rules_out_truth``)."""
+    doubts: Counter[str] = field(default_factory=Counter)
+    """The doubtful points of hand-free frames left doubtful, by what they leave open
+    (``vision.doubt.DoubtKind``): where the reading falls short, and why."""
     read_seconds: list[float] = field(default_factory=list)
     render_seconds: list[float] = field(default_factory=list)
 
@@ -217,6 +223,7 @@ def add_tally(total: ConditionTally, part: ConditionTally) -> None:
                  "read_in_play", "wrong_in_play", "truth_ruled_out"):
         setattr(total, name, getattr(total, name) + getattr(part, name))
     total.failures.update(part.failures)
+    total.doubts.update(part.doubts)
     total.read_seconds += part.read_seconds
 
 
@@ -259,6 +266,8 @@ def evaluate(setup: Setup, tally: ConditionTally, config: VisionConfig,
             tally.hand_read += reading is not None
             continue
         tally.frames += 1
+        if frame.status is ReadStatus.DOUBTFUL:
+            tally.doubts.update(kind.value for kind in doubt_kinds(frame.choices))
         if reading is not None:
             tally.read += 1
             tally.wrong += board is not None and reading != board
@@ -420,6 +429,9 @@ def report(tallies: dict[str, ConditionTally], look_alike: dict[str, bool],
               f"{share(tally.read_in_play, tally.frames):>20s}")
         for message, count in tally.failures.most_common():
             print(f"{'':18s}{count} x calibration failed: {message}")
+        if tally.doubts:
+            print(f"{'':18s}doubtful points: " + ", ".join(
+                f"{count} {kind}" for kind, count in tally.doubts.most_common()))
         if tally.wrong:
             missed.append(f"{name}: {tally.wrong} wrong boards")
         if tally.hand_read:

@@ -9,6 +9,9 @@ same limits, so that a start position it accepts can be read.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from enum import Enum
+
 import numpy as np
 
 from vision.colour import LABELS, Classification, PointLabel
@@ -65,3 +68,35 @@ def with_also(choices: tuple[PointLabel, ...], *labels: PointLabel) -> tuple[Poi
     if not choices:
         return choices
     return choices + tuple(dict.fromkeys(label for label in labels if label not in choices))
+
+
+class DoubtKind(Enum):
+    """What a doubtful point leaves open, as its choices say: what a person can put right."""
+
+    WHICH_SET = "which set"
+    """A piece, of one set or the other: a lamp's glare on a glossy top, or uneven light."""
+    PIECE_OR_BARE = "piece or bare paper"
+    """A piece or bare paper: a piece set down off its point, or one the light makes look
+    like the paper."""
+    ANYTHING = "anything"
+    """Nothing known: a piece between points, or something over the point."""
+
+
+DOUBT_HINTS = {
+    DoubtKind.WHICH_SET: "red or black? glare on glossy tops, or uneven light",
+    DoubtKind.PIECE_OR_BARE: "a piece or bare paper? centre the piece, or check the light",
+    DoubtKind.ANYTHING: "unclear: a piece between points, or something over them",
+}
+"""What each kind of doubt asks of the person at the board, in a few words."""
+
+
+def doubt_kind(labels: tuple[PointLabel, ...]) -> DoubtKind:
+    """What a doubtful point with these choices (``FrameReading.choices``) leaves open."""
+    if not labels:
+        return DoubtKind.ANYTHING
+    return DoubtKind.PIECE_OR_BARE if PointLabel.EMPTY in labels else DoubtKind.WHICH_SET
+
+
+def doubt_kinds(choices: Sequence[tuple[PointLabel, ...]]) -> list[DoubtKind]:
+    """The kind of each doubtful point's doubt, in order."""
+    return [doubt_kind(labels) for labels in choices]

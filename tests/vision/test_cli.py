@@ -251,3 +251,24 @@ def test_calibrate_refuses_an_impossible_piece_height(
                  f"--piece-height={height}"]) == 2
     assert "invalid --piece-height" in capsys.readouterr().err
     assert not (tmp_path / "cal.json").exists()
+
+
+ROOMS = Path(__file__).parent / "data" / "rooms"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("room", "says"), [
+    ("glared-black", "red or black? glare on glossy tops"),
+    ("half-covered-steep", "a piece or bare paper? centre the piece"),
+])
+def test_read_says_what_a_doubtful_point_leaves_open(
+        room: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A glossy top a lamp glares is no piece between points: the advice differs.
+    cal = tmp_path / "cal.json"
+    assert main(["calibrate", str(ROOMS / f"{room}-start.jpg"), "--out", str(cal)]) == 0
+    capsys.readouterr()
+    status = main(["read", str(ROOMS / f"{room}-frame.jpg"), "--calibration", str(cal)])
+    out, err = capsys.readouterr()
+    assert status != 0 and out == "occluded\n"
+    assert err.startswith("surakarta read: ") and err.count("\n") == 1
+    assert "unsure of " in err and f"({says}" in err

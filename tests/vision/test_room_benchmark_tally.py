@@ -3,11 +3,14 @@ that rule the true board out."""
 
 from __future__ import annotations
 
-from benchmarks.vision_rooms import rules_out_truth
+import pytest
+
+from benchmarks.vision_rooms import ConditionTally, add_tally, report, rules_out_truth
 from controller.position import start_position
 from controller.reading import BoardReading
 from tests.doubtful_frames import doubtful
 from vision.colour import PointLabel
+from vision.doubt import DoubtKind, doubt_kind
 
 START = BoardReading.of(start_position(6))
 
@@ -32,3 +35,23 @@ def test_a_doubtful_point_whose_choices_leave_its_label_out_is_a_near_miss() -> 
     assert rules_out_truth(frame, START)
     # A point that may hold anything rules nothing out.
     assert not rules_out_truth(doubtful(START, {"c2": ()}), START)
+
+
+def test_a_doubtful_point_leaves_open_what_its_choices_say() -> None:
+    assert doubt_kind((PointLabel.BLACK, PointLabel.RED)) is DoubtKind.WHICH_SET
+    assert doubt_kind((PointLabel.RED, PointLabel.EMPTY)) is DoubtKind.PIECE_OR_BARE
+    assert doubt_kind((PointLabel.EMPTY, PointLabel.BLACK, PointLabel.RED)) is (
+        DoubtKind.PIECE_OR_BARE)
+    assert doubt_kind(()) is DoubtKind.ANYTHING
+
+
+def test_the_report_says_what_the_doubtful_points_of_each_condition_left_open(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    window, total = ConditionTally(setups=1, calibrated=1, frames=4, read=2), ConditionTally()
+    window.doubts.update(["which set", "which set", "piece or bare paper"])
+    add_tally(total, window)
+    add_tally(total, window)
+    report({"window": window, "all": total}, {})
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].strip() == "doubtful points: 2 which set, 1 piece or bare paper"
+    assert lines[4].strip() == "doubtful points: 4 which set, 2 piece or bare paper"

@@ -589,7 +589,8 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
         )
     return _Learned(colours, patterns, contrast,
                     learn_glare_reach(colours.means, samples.features, learning, start.looked_like),
-                    learn_rim_check(colours.means, samples.rim_relative, learning),
+                    learn_rim_check(colours.means, samples.rim_relative, learning,
+                                    samples.round_relative),
                     tuple(int(i) for i in np.flatnonzero(mirrored)),
                     learn_palette(palette.codes, np.where(mirrored, -1, expected)),
                     tuple(int(i) for i in np.flatnonzero(start.patterned | told_by_palette)),

@@ -74,7 +74,7 @@ from vision.palette import (
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import check_paper
 from vision.reductions import channel_mean, channel_norm, median_along
-from vision.rims import dark_rimmed
+from vision.rims import dark_all_round, dark_rimmed
 from vision.sampling import (
     CROSS_FULL,
     BoardSamples,
@@ -576,9 +576,10 @@ class BoardReader:
 
         A piece the start position's glare says may be of a glossy set (``glare_reach``),
         unless its excess says plainly which set it is, as glare cannot make it; a piece
-        read as a pale set whose rim is a dark one's (``rim_check``): a dark top mirroring
-        the lamp whole; a piece of a set darker than the paper whose top is brighter than
-        the paper round it, and of its colour (``vision.mirror_spot.mirrors_lamp``): only a
+        read as a pale set whose rim is a dark one's (``rim_check``: the whole ring's
+        darkest part, or the ring as dark as it is all round): a dark top mirroring the
+        lamp whole; a piece of a set darker than the paper whose top is brighter than the
+        paper round it, and of its colour (``vision.mirror_spot.mirrors_lamp``): only a
         mirror of the lamp is, and a glossy top of either set mirrors it alike; and a piece
         read as a pale set where a pale top mirrored the lamp at calibration, plainly dimmer
         than that top was: a dark glossy top mirrors the lamp there over a dark body.
@@ -600,8 +601,10 @@ class BoardReader:
         rims = self.calibration.rim_check
         if rims is not None:
             assert samples.rim_relative is not None
-            result = np.where(dark_rimmed(rims, samples.rim_relative, labels)
-                              & (result == labels), LABELS.index(rims.dark), result)
+            assert samples.round_relative is not None
+            dark = (dark_rimmed(rims, samples.rim_relative, labels)
+                    | dark_all_round(rims, samples.round_relative, labels))
+            result = np.where(dark & (result == labels), LABELS.index(rims.dark), result)
         return result
 
     def _dark_mirroring_lamp(self, samples: BoardSamples, labels: np.ndarray) -> np.ndarray:

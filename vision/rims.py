@@ -12,6 +12,14 @@ Decisions:
   paper's) and the other set's rims are plainly darker: the pale set's rim level (the
   median over the start position) less ``RIM_MARGIN``, or less ``RIM_SPREADS`` times how
   far its rims there spread below the level, whichever is lower.
+- A dark bevel runs all round a glossy dark top; a pale top's shadow darkens one side of
+  its ring. The rim as dark as it is all round (a quantile of the darkest pixel of each
+  sector of a wider ring) gets a floor of its own, learned the same way. On Blender seeds
+  1201 and 1301, all 20 dark tops read as the pale set lay below it, and 1 of 617 pale tops;
+  the low quantile of the whole ring caught 13 of the 20. But some dark tops mirror the lamp
+  on their bevels too and show their dark rim on one side only (a room render under a
+  ceiling lamp): only the whole ring's low quantile catches those. Either makes a piece
+  doubtful; only the whole ring's tells its set (below).
 - In a frame, a piece read as the pale set whose rim lies below that floor is of the dark
   set where the start position showed glossy tops mirroring a lamp whole
   (``Calibration.mirror_points``): there a dark top mirrors it whole. On eleven render
@@ -58,10 +66,17 @@ class RimCheck:
     """The set with the darker rims."""
     floor: float
     """Least rim (log, relative to the paper) of a piece read as ``pale`` that is sure."""
+    round_floor: float | None = None
+    """The same for the rim as dark as it is all round (``BoardSamples.round_relative``);
+    None in files written before it was learned."""
 
     def to_json(self) -> dict[str, object]:
         """JSON-ready data."""
-        return {"pale": self.pale.value, "dark": self.dark.value, "floor": round(self.floor, 6)}
+        data: dict[str, object] = {"pale": self.pale.value, "dark": self.dark.value,
+                                   "floor": round(self.floor, 6)}
+        if self.round_floor is not None:
+            data["round_floor"] = round(self.round_floor, 6)
+        return data
 
     @staticmethod
     def from_json(data: object) -> RimCheck:
@@ -70,29 +85,48 @@ class RimCheck:
             raise ValueError("rim check is not an object")
         pale, dark = PIECE_LABEL_OF[data["pale"]], PIECE_LABEL_OF[data["dark"]]
         floor = float(data["floor"])
-        if pale is dark or not np.isfinite(floor):
+        round_floor = None if data.get("round_floor") is None else float(data["round_floor"])
+        if pale is dark or not np.isfinite(floor) or (
+                round_floor is not None and not np.isfinite(round_floor)):
             raise ValueError("bad rim check")
-        return RimCheck(pale, dark, floor)
+        return RimCheck(pale, dark, floor, round_floor)
 
 
-def learn_rim_check(means: np.ndarray, rims: np.ndarray, expected: np.ndarray
-                    ) -> RimCheck | None:
+def learn_rim_check(means: np.ndarray, rims: np.ndarray, expected: np.ndarray,
+                    round_rims: np.ndarray | None = None) -> RimCheck | None:
     """The rim check of the start position (``means`` (labels, 3+) its labels' colours as the
-    colour model's, ``rims`` as ``BoardSamples.rim_relative``, ``expected`` its label
-    indices), or None when no set is pale or the other's rims are not plainly darker."""
+    colour model's, ``rims`` as ``BoardSamples.rim_relative``, ``round_rims`` as its
+    ``round_relative``, ``expected`` its label indices), or None when no set is pale or the
+    other's rims are not plainly darker."""
     means = means[:, :3]
     pale, dark = sorted(_PIECES, key=lambda index: -float(means[index].mean()))
     if float(np.linalg.norm(means[pale] - means[_EMPTY])) > PALE_SET:
         return None
-    pale_rims = rims[expected == pale]
-    level = float(np.median(pale_rims))
-    if float(np.median(rims[expected == dark])) >= level - RIM_MARGIN:
+    if float(np.median(rims[expected == dark])) >= float(np.median(rims[expected == pale])
+                                                       ) - RIM_MARGIN:
         return None
+    return RimCheck(LABELS[pale], LABELS[dark], _floor(rims[expected == pale]),
+                    None if round_rims is None else _floor(round_rims[expected == pale]))
+
+
+def _floor(pale_rims: np.ndarray) -> float:
+    """The pale set's rim level less ``RIM_MARGIN``, or less ``RIM_SPREADS`` times how far
+    its rims spread below the level, whichever is lower."""
+    level = float(np.median(pale_rims))
     spread = level - float(np.percentile(pale_rims, SPREAD_QUANTILE))
-    return RimCheck(LABELS[pale], LABELS[dark], level - max(RIM_MARGIN, RIM_SPREADS * spread))
+    return level - max(RIM_MARGIN, RIM_SPREADS * spread)
 
 
 def dark_rimmed(check: RimCheck, rims: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """(points,) pieces read as the pale set whose rims lie below its floor."""
     result: np.ndarray = (labels == LABELS.index(check.pale)) & (rims < check.floor)
+    return result
+
+
+def dark_all_round(check: RimCheck, round_rims: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """(points,) pieces read as the pale set whose rims, as dark as they are all round
+    (``BoardSamples.round_relative``), lie below the check's floor for them."""
+    if check.round_floor is None:
+        return np.zeros(len(labels), bool)
+    result: np.ndarray = (labels == LABELS.index(check.pale)) & (round_rims < check.round_floor)
     return result

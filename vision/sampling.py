@@ -79,6 +79,10 @@ class SamplingLayout:
     rim_pixels: np.ndarray
     """(points, r) flat pixel indices of the ring round each point where a piece's rim is
     (:data:`RIM_RADII`); r is 0 when the rims are not read."""
+    rim_sector_pixels: np.ndarray
+    """(points, sectors, r) flat pixel indices of a wider ring round each point
+    (:data:`ROUND_RADII`), sector by sector (:data:`RIM_SECTORS`); empty when the rims are
+    not read."""
     palette_pixels: np.ndarray
     """(points, p) flat pixel indices of the disc round each point whose colours the
     palette scores (``vision.palette``); p is 0 when the palette is not read."""
@@ -145,6 +149,15 @@ def sampling_layout(config: VisionConfig, size: int,
     rings = [np.setdiff1d(disc(*centre(x, y), RIM_RADII[1], False),
                           disc(*centre(x, y), RIM_RADII[0], False)) if rims
              else np.zeros(0, np.intp) for x, y in points]
+
+    def sectors(cx: float, cy: float) -> list[np.ndarray]:
+        ring = np.setdiff1d(disc(cx, cy, ROUND_RADII[1], False),
+                            disc(cx, cy, ROUND_RADII[0], False))
+        angles = np.arctan2(ys.flat[ring] - cy, xs.flat[ring] - cx)
+        sector = np.floor((angles + np.pi) / (2 * np.pi) * RIM_SECTORS).astype(int) % RIM_SECTORS
+        return [ring[sector == index] for index in range(RIM_SECTORS)]
+
+    round_rings = [sectors(*centre(x, y)) for x, y in points] if rims else []
     cells = [(x - 0.5, y - 0.5) for y in range(size + 1) for x in range(size + 1)]
     paper_samples = [disc(*centre(x, y), config.paper_sample_radius, False) for x, y in cells]
     # Beyond the grid's edge, between its loops: a finger reaching an edge point from
@@ -178,6 +191,8 @@ def sampling_layout(config: VisionConfig, size: int,
         wide_colour_rank=round(config.point_colour_quantile * (wide_pixels.shape[1] - 1)),
         wide_tops=wide_tops,
         rim_pixels=_rectangular(rings),
+        rim_sector_pixels=(np.stack([_rectangular(ring) for ring in _same_length(round_rings)])
+                           if round_rings else np.zeros((len(points), 0, 0), np.intp)),
         palette_pixels=_rectangular(palette_discs),
         point_grid=np.array(points, np.float64),
         paper_pixels=paper_pixels,
@@ -211,6 +226,16 @@ the edge of a top up to 0.4 pitch across, a little off its point."""
 RIM_QUANTILE = 0.15
 """Which quantile of the ring's brightness is its rim's: a dark rim fills about a third of
 the ring, the printed lines crossing it less."""
+ROUND_RADII = (0.2, 0.5)
+"""Inner and outer radius (pitches) of the ring that tells how dark a rim is all round."""
+RIM_SECTORS = 16
+"""Sectors that ring is cut into round its point: each sector's darkest pixel is where the
+rim crosses it."""
+ROUND_QUANTILE = 0.75
+"""Which quantile of the sectors' darkest pixels is the rim's grey all round: a glossy dark
+top's dark bevel runs round most of it, while a pale top's own shadow and the printed
+lines darken only some sectors. (Some dark tops mirror the lamp on their bevels too, and
+show their dark rim on one side only: the low quantile of the whole ring catches those.)"""
 OUTER_DISTANCE = 0.8
 """Pitches beyond the grid's outer lines of the paper samples outside the grid."""
 OUTER_SAMPLE_RADIUS = 0.2
@@ -274,6 +299,13 @@ def _adjacency(point_cells: list[list[int]], cells: int) -> np.ndarray:
     for point, around in enumerate(point_cells):
         table[around, point] = True
     return table
+
+
+def _same_length(rings: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
+    """Each ring's sectors trimmed to the fewest pixels any sector of any ring has."""
+    count = min(len(sector) for ring in rings for sector in ring)
+    return [[sector[(len(sector) - count) // 2:(len(sector) - count) // 2 + count]
+             for sector in ring] for ring in rings]
 
 
 def _rectangular(samples: list[np.ndarray]) -> np.ndarray:
@@ -483,6 +515,11 @@ class BoardSamples:
     when the layout reads no rims."""
     rim_relative: np.ndarray | None = None
     """(points,) log of ``rims`` relative to the paper round each point's brightness."""
+    rims_round: np.ndarray | None = None
+    """(points,) grey level of the wider ring round each point, as dark as it is all round
+    (:data:`ROUND_QUANTILE`); None when the layout reads no rims."""
+    round_relative: np.ndarray | None = None
+    """(points,) log of ``rims_round`` relative to the paper round each point's brightness."""
     palette_logs: np.ndarray | None = None
     """(points, p, 3) log BGR of every pixel of the disc round each point on the tops'
     plane that the palette scores (``vision.palette``); None when the layout reads none."""
@@ -530,11 +567,16 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     palette_logs = None
     if layout.palette_pixels.size:
         palette_logs = pixel_logs(_rows_at(top_pixels, layout.palette_pixels))
-    rims = None
+    rims = rims_round = None
     if layout.rim_pixels.size:
         rings = channel_mean(_rows_at(top_pixels, layout.rim_pixels).astype(np.float32))
         rim_rank = round(RIM_QUANTILE * (rings.shape[1] - 1))
         rims = np.partition(rings, rim_rank, axis=1)[:, rim_rank]
+        points, count, per_sector = layout.rim_sector_pixels.shape
+        darkest = channel_mean(_rows_at(top_pixels, layout.rim_sector_pixels.reshape(
+            points, -1)).astype(np.float32)).reshape(points, count, per_sector).min(axis=2)
+        round_rank = round(ROUND_QUANTILE * (count - 1))
+        rims_round = np.partition(darkest, round_rank, axis=1)[:, round_rank]
     paper_pixels = paper_view.reshape(-1, 3)
     paper = _rows_at(paper_pixels, layout.paper_pixels).astype(np.float32)
     paper_colours = mean_along(paper, 1)
@@ -557,7 +599,8 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     samples = BoardSamples(point_colours, paper_colours, paper_spread, point_colours, profiles,
                            unjudged, np.zeros((len(discs), len(LABELS), 4)), disc_logs,
                            median_along(disc_logs, 1), paper, top_middles,
-                           wide_colours=wide_colours, rims=rims, palette_logs=palette_logs,
+                           wide_colours=wide_colours, rims=rims, rims_round=rims_round,
+                           palette_logs=palette_logs,
                            paper_brightness=brightness)
     return judged_against_paper(layout, samples, maps.cover, occupied)
 
@@ -727,12 +770,16 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     for index, label in enumerate(LABELS):
         features[:, index, :3] = colours[label]
     features[:, :, 3] = cross
+    paper_level = channel_mean(np.log(top_reference))
+
+    def relative_grey(grey: np.ndarray | None) -> np.ndarray | None:
+        return None if grey is None else np.log(np.maximum(grey, 1.0)) - paper_level
+
     return replace(samples, relative=relative, cross=cross_seen, features=features,
                    disc_relative=disc_relative, middle_relative=middle_relative,
                    paper_round=reference, lit_paper=lit_paper, tops_paper=top_reference,
-                   visible=visible, paper_light=light,
-                   rim_relative=None if samples.rims is None else
-                   np.log(np.maximum(samples.rims, 1.0)) - channel_mean(np.log(top_reference)))
+                   visible=visible, paper_light=light, rim_relative=relative_grey(samples.rims),
+                   round_relative=relative_grey(samples.rims_round))
 
 
 SHADOWED_PAPER = 0.1

@@ -79,12 +79,12 @@ from vision.errors import BadCalibration, CalibrationFailed
 from vision.find_board import find_board, grid_corners, rank_turns, signed_area
 from vision.glare_reach import GlareOverlap, GlareReach, learn_glare_reach
 from vision.locate import detect_markers, fit_marker_camera, marker_points
-from vision.mirror_spot import mirrored_whole, pale_mirrors
+from vision.mirror_spot import mirrored_whole, mirrors_lamp, pale_mirrors
 from vision.palette import Palette, bin_codes, learn_palette, own_set_fits, paper_logs
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import PaperCheck, check_paper
 from vision.register import fit_camera
-from vision.rims import RimCheck, dark_rimmed, learn_rim_check
+from vision.rims import RimCheck, dark_rimmed, learn_rim_check, mirrored_pale_set
 from vision.sampling import (
     BoardSamples,
     SamplingLayout,
@@ -587,6 +587,17 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
             f"the image does not show the start position clearly (odd points: "
             f"{_names(size, odd)}){_faint_lines_hint(samples.features, expected)}"
         )
+    assert samples.round_relative is not None
+    mirrored_set = mirrored_pale_set(colours.means, samples.round_relative,
+                                     mirrors_lamp(samples.middle_relative), learning)
+    if mirrored_set is not None:
+        # Its colour is the lamp's: a glossy top of the other set under the lamp would look
+        # the same, and nothing in a frame would tell them apart.
+        pale, other = (label.name.lower() for label in mirrored_set)
+        raise CalibrationFailed(
+            f"the {pale} pieces look pale only because a lamp is mirrored in their glossy "
+            f"tops (their rims are dark), and a {other} piece there would look the same: "
+            "move or dim the lamp, or use pieces with matt tops")
     return _Learned(colours, patterns, contrast,
                     learn_glare_reach(colours.means, samples.features, learning, start.looked_like),
                     learn_rim_check(colours.means, samples.rim_relative, learning,

@@ -117,6 +117,32 @@ def _floor(pale_rims: np.ndarray) -> float:
     return level - max(RIM_MARGIN, RIM_SPREADS * spread)
 
 
+MIRRORED_RIM = -0.45
+"""Rim all round (log, relative to the paper; the start position's median) below which a
+pale set whose tops mirror a lamp is a dark glossy set mirroring it. Blender seed 1201: a
+black set under a ceiling lamp, -0.62; the white, cream and shell sets of seeds 1201 and
+1301 lay at -0.09 to -0.32, and a pale wooden set under a low lamp (none of its tops
+mirroring it) at -0.44."""
+
+
+def mirrored_pale_set(means: np.ndarray, round_rims: np.ndarray, mirroring: np.ndarray,
+                      expected: np.ndarray) -> tuple[PointLabel, PointLabel] | None:
+    """The pale set and the other, when the start position's pale set is a dark glossy set
+    whose tops mirror a lamp whole: most of them mirror it (``mirroring``, as
+    ``vision.mirror_spot.mirrors_lamp`` tells) and their rims are dark all round
+    (``round_rims`` as ``BoardSamples.round_relative``). Its colour is then the lamp's, and
+    a glossy top of the other set under the lamp looks the same. None otherwise (``means``
+    and ``expected`` as for :func:`learn_rim_check`)."""
+    means = means[:, :3]
+    pale, dark = sorted(_PIECES, key=lambda index: -float(means[index].mean()))
+    own = expected == pale
+    if (float(np.linalg.norm(means[pale] - means[_EMPTY])) > PALE_SET
+            or 2 * int(np.count_nonzero(mirroring & own)) < int(np.count_nonzero(own))
+            or float(np.median(round_rims[own])) >= MIRRORED_RIM):
+        return None
+    return LABELS[pale], LABELS[dark]
+
+
 def dark_rimmed(check: RimCheck, rims: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """(points,) pieces read as the pale set whose rims lie below its floor."""
     result: np.ndarray = (labels == LABELS.index(check.pale)) & (rims < check.floor)

@@ -13,11 +13,18 @@ import pytest
 from controller.geometry import point_name
 from controller.reading import BoardReading
 from tests.vision.calibration_files import assert_kept_in_file
-from vision.calibrate import Calibration, start_labels
+from vision.calibrate import Calibration, calibrate, start_labels
 from vision.colour import LABELS, ColourModel, PointLabel
 from vision.config import VisionConfig
+from vision.errors import CalibrationFailed
 from vision.reader import BoardReader, FrameReading, ReadStatus
-from vision.rims import RimCheck, dark_all_round, dark_rimmed, learn_rim_check
+from vision.rims import (
+    RimCheck,
+    dark_all_round,
+    dark_rimmed,
+    learn_rim_check,
+    mirrored_pale_set,
+)
 
 ROOMS = Path(__file__).parent / "data" / "rooms"
 RED, BLACK = LABELS.index(PointLabel.RED), LABELS.index(PointLabel.BLACK)
@@ -168,3 +175,30 @@ def test_a_dark_rim_all_round_leaves_a_pale_looking_top_doubtful(
                                                                  round_floor=None)),
                           config).read(image)
     assert not without.allows(truth)
+
+
+def test_a_pale_set_is_a_mirrored_dark_one_when_its_tops_mirror_a_lamp_within_dark_rims(
+        ) -> None:
+    expected = start_labels(6)
+    mirroring = expected == RED
+    dark_rims, _ = start_rims(pale=-0.7, dark=-0.9)
+    pale_rims, _ = start_rims(pale=-0.15, dark=-0.9)
+    assert mirrored_pale_set(WHITE_AND_BLACK.means, dark_rims, mirroring, expected) == (
+        PointLabel.RED, PointLabel.BLACK)
+    # White tops under a lamp keep pale rims; pale tops with dark rims round them that
+    # mirror no lamp are in shadows (a low lamp); a set far from the paper is no pale one.
+    assert mirrored_pale_set(WHITE_AND_BLACK.means, pale_rims, mirroring, expected) is None
+    assert mirrored_pale_set(WHITE_AND_BLACK.means, dark_rims, ~mirroring, expected) is None
+    red_and_black = colours([-1.2, -1.2, -0.1], [-1.6, -1.6, -1.6])
+    assert mirrored_pale_set(red_and_black.means, dark_rims, mirroring, expected) is None
+
+
+def test_a_black_set_that_looks_pale_only_by_mirroring_a_lamp_is_refused(
+        config: VisionConfig) -> None:
+    # Glossy red and black pieces under a ceiling lamp (a Blender render, seed 1201): every
+    # black top of the start position mirrors it and looks white, within its dark rim. A red
+    # top under the lamp looked the same in frames, and was read as black, surely.
+    image = cv2.imread(str(ROOMS / "mirrored-blacks-ceiling-start.jpg"))
+    with pytest.raises(CalibrationFailed, match=r"the black pieces look pale only because a "
+                       r"lamp is mirrored in their glossy tops .* matt tops"):
+        calibrate(config, image)

@@ -22,7 +22,8 @@ Decisions:
   like bare paper but hides the cross, or a dark one that looks like the pale set but
   keeps its dark rim. It tells nothing of its set's colour and is left out of what is
   learned; where it stood, the reader takes such tops for a piece of either set later
-  (``vision.mirror_spot``).
+  (``vision.mirror_spot``). So are the tops beside it that, learned without it, read as
+  bare paper hiding its cross: the lamp's reflection reaches them too.
 - Under a lamp low beside the board, the start position also shows which way and how far
   the pieces' shadows fall on the paper (``vision.shadows``): frames judge the paper they
   reach as a shadow.
@@ -79,7 +80,13 @@ from vision.errors import BadCalibration, CalibrationFailed
 from vision.find_board import find_board, grid_corners, rank_turns, signed_area
 from vision.glare_reach import GlareOverlap, GlareReach, learn_glare_reach
 from vision.locate import detect_markers, fit_marker_camera, marker_points
-from vision.mirror_spot import mirrored_whole, mirrors_lamp, pale_mirrors
+from vision.mirror_spot import (
+    hides_cross,
+    mirrored_whole,
+    mirrors_lamp,
+    pale_mirrors,
+    spot,
+)
 from vision.palette import Palette, bin_codes, learn_palette, own_set_fits, paper_logs
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import PaperCheck, check_paper
@@ -568,6 +575,17 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     explained = (tolerant & wrong & unsure & np.array(
         [LABELS[label] in choices(reread, i) for i, label in enumerate(expected)])
         | told_by_palette)
+    # Tops beside one mirroring the lamp whole may mirror it whole too, though the start
+    # position's check found them near their set: read as bare paper that hides its
+    # cross, where the lamp's reflection may reach (vision.mirror_spot), they are taken
+    # for a piece of either set there, as frames will take them.
+    if mirrored.any():
+        empty = LABELS.index(PointLabel.EMPTY)
+        bare_cross = float(np.median(samples.features[~occupied, empty, 3]))
+        mirrored = mirrored | (tolerant & wrong & (reread.labels == empty)
+                               & hides_cross(samples.features, bare_cross)
+                               & spot(layout.point_grid, mirrored))
+        left_out = left_out | mirrored
     odd = ~left_out & ((wrong & ~explained)
                        | (~wrong & (confidences < LEAST_CALIBRATION_CONFIDENCE)))
     # Points read rightly but unsurely (glossy tops catching the lamp, printed tops at the

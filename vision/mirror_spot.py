@@ -82,7 +82,7 @@ def mirrored_whole(features: np.ndarray, expected: np.ndarray, nearest: np.ndarr
     return result
 
 
-def spot(grid: np.ndarray, mirrored: Sequence[bool]) -> np.ndarray:
+def spot(grid: np.ndarray, mirrored: Sequence[bool] | np.ndarray) -> np.ndarray:
     """(points,) the points within SPOT_REACH of the ``mirrored`` ones (both in the board's
     point order, ``grid`` (points, 2) giving each point's file and rank index, as
     ``SamplingLayout.point_grid``)."""

@@ -38,6 +38,7 @@ from hardware.effects import Blink
 from hardware.gpio import PinFactory
 from vision.calibrate import Calibration, calibrate, load_calibration
 from vision.config import VisionConfig
+from vision.doubt import describe_doubts
 from vision.errors import BadImage, CameraUnavailable
 from vision.reader import BoardReader, FrameReading, ReadStatus
 from vision.sources import FrameSource, as_frame, open_camera
@@ -170,6 +171,7 @@ class BoardApp:
         self._trouble: str | None = None
         self._no_board_since: float | None = None
         self._doubt_since: float | None = None
+        self._doubt_told: str | None = None
         self._frame_size: tuple[int, int] | None = None
         self._saves_failing: str | None = None
 
@@ -255,7 +257,8 @@ class BoardApp:
             self.hardware.scene.clear(TROUBLE_LAYER)
 
     def show_doubt(self, reading: FrameReading, now: float) -> None:
-        """Light the points of a piece set down between two, once the doubt has lasted.
+        """Light the points of a piece set down between two, once the doubt has lasted, and
+        log what each leaves open (glare on a glossy top calls for other advice).
 
         A frame that fits one of the boards the game expects is read as it (see
         ``Pipeline.see``): nothing there for the player to put right.
@@ -263,7 +266,7 @@ class BoardApp:
         if (reading.status is not ReadStatus.DOUBTFUL or not reading.doubtful
                 or reading.fitting(self.session.referee.expected_boards()) is not None):
             if self._doubt_since is not None:
-                self._doubt_since = None
+                self._doubt_since = self._doubt_told = None
                 self.hardware.scene.clear(DOUBT_LAYER)
             return
         if self._doubt_since is None:
@@ -274,6 +277,11 @@ class BoardApp:
             self.hardware.scene.show(
                 DOUBT_LAYER, Blink(names, period=0.3), priority=DOUBT_LAYER.priority
             )
+            # The lamps cannot say what is unclear there; the log can, once per doubt.
+            told = describe_doubts(names, reading.choices)
+            if told != self._doubt_told:
+                self._doubt_told = told
+                log.warning("the board waits: %s", told)
 
     # -- the loop -------------------------------------------------------------------
 

@@ -100,3 +100,17 @@ def doubt_kind(labels: tuple[PointLabel, ...]) -> DoubtKind:
 def doubt_kinds(choices: Sequence[tuple[PointLabel, ...]]) -> list[DoubtKind]:
     """The kind of each doubtful point's doubt, in order."""
     return [doubt_kind(labels) for labels in choices]
+
+
+def describe_doubts(names: Sequence[str], choices: Sequence[tuple[PointLabel, ...]]) -> str:
+    """The doubtful points (``names``, each with its ``choices``; none known where they are
+    missing) grouped by what they leave open, each group with what to do: "unsure of c3, d4
+    (red or black? …); b1 (a piece or bare paper? …)". Glare calls for other advice than a
+    piece set down between points."""
+    if len(choices) != len(names):
+        choices = [()] * len(names)
+    by_kind: dict[DoubtKind, list[str]] = {}
+    for name, kind in zip(names, doubt_kinds(choices), strict=True):
+        by_kind.setdefault(kind, []).append(name)
+    return "unsure of " + "; ".join(f"{', '.join(points)} ({DOUBT_HINTS[kind]})"
+                                    for kind, points in by_kind.items())

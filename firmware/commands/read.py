@@ -76,7 +76,7 @@ def write_debug_image(target: Path, picture: np.ndarray) -> None:
 def why_unread(frame: FrameReading) -> str:
     """Why a frame gave no board, in a few words for the person who took the picture."""
     from controller.geometry import point_name
-    from vision.doubt import DOUBT_HINTS, DoubtKind, doubt_kinds
+    from vision.doubt import describe_doubts
     from vision.reader import ReadStatus
 
     if frame.status is ReadStatus.NO_BOARD:
@@ -84,15 +84,7 @@ def why_unread(frame: FrameReading) -> str:
     if frame.status is ReadStatus.BOARD_MOVED:
         return "the board is not where the calibration found it"
     if frame.status is ReadStatus.DOUBTFUL and frame.doubtful:
-        # Grouped by what each point leaves open: glare calls for other advice than a
-        # piece set down between points.
-        choices = frame.choices if len(frame.choices) == len(frame.doubtful) else (
-            ((),) * len(frame.doubtful))
-        by_kind: dict[DoubtKind, list[str]] = {}
-        for point, kind in zip(frame.doubtful, doubt_kinds(choices), strict=True):
-            by_kind.setdefault(kind, []).append(point_name(point))
-        return "unsure of " + "; ".join(f"{', '.join(names)} ({DOUBT_HINTS[kind]})"
-                                        for kind, names in by_kind.items())
+        return describe_doubts([point_name(point) for point in frame.doubtful], frame.choices)
     return "points covered or unclear (a hand, glare or a shadow)"
 
 

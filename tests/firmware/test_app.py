@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import queue
 import signal
@@ -352,7 +353,8 @@ def test_a_piece_between_points_is_lit_once_the_doubt_lasts(tmp_path: Path) -> N
 
 
 @pytest.mark.slow
-def test_a_piece_read_from_the_game_is_not_lit_as_doubtful(tmp_path: Path) -> None:
+def test_a_piece_read_from_the_game_is_not_lit_as_doubtful(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     # A glossy top on c3 that the colours leave red or black, after c2-c3: only that move
     # fits, so the board is read and there is nothing for the player to put right.
     from firmware.app import DOUBT_LAYER, DOUBT_SECONDS
@@ -375,9 +377,16 @@ def test_a_piece_read_from_the_game_is_not_lit_as_doubtful(tmp_path: Path) -> No
         # The same doubt where no expected board fits (c2 still red) is lit.
         unfitted = doubtful(BoardReading.of(start_position()), {"c3": (PointLabel.BLACK,
                                                                       PointLabel.RED)})
-        app.show_doubt(unfitted, DOUBT_SECONDS + 0.2)
-        app.show_doubt(unfitted, 2 * DOUBT_SECONDS + 0.3)
+        with caplog.at_level(logging.WARNING, logger="firmware.app"):
+            app.show_doubt(unfitted, DOUBT_SECONDS + 0.2)
+            app.show_doubt(unfitted, 2 * DOUBT_SECONDS + 0.3)
+            app.show_doubt(unfitted, 2 * DOUBT_SECONDS + 0.4)
         assert DOUBT_LAYER in app.hardware.scene.layer_names
+        # The log says what the lamps cannot: glare, not a piece off its point; once.
+        told = [record.getMessage() for record in caplog.records
+                if record.getMessage().startswith("the board waits")]
+        assert told == ["the board waits: unsure of c3 (red or black? glare on glossy "
+                        "tops, or uneven light)"]
     finally:
         app.close()
 

@@ -83,7 +83,6 @@ from vision.locate import detect_markers, fit_marker_camera, marker_points
 from vision.mirror_spot import (
     hides_cross,
     mirrored_whole,
-    mirrors_lamp,
     pale_mirrors,
     spot,
 )
@@ -606,13 +605,12 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
             f"{_names(size, odd)}){_faint_lines_hint(samples.features, expected)}"
         )
     assert samples.round_relative is not None
-    mirrored_set = mirrored_pale_set(colours.means, samples.round_relative,
-                                     mirrors_lamp(samples.middle_relative), learning)
+    mirrored_set = mirrored_pale_set(colours.means, samples.round_relative, learning)
     if mirrored_set is not None:
         # Its colour is the lamp's: a glossy top of the other set under the lamp would look
         # the same, and nothing in a frame would tell them apart.
         pale, other = (label.name.lower() for label in mirrored_set)
-        raise CalibrationFailed(
+        raise GlareOverlap(
             f"the {pale} pieces look pale only because a lamp is mirrored in their glossy "
             f"tops (their rims are dark), and a {other} piece there would look the same: "
             "move or dim the lamp, or use pieces with matt tops")

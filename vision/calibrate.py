@@ -80,12 +80,7 @@ from vision.errors import BadCalibration, CalibrationFailed
 from vision.find_board import find_board, grid_corners, rank_turns, signed_area
 from vision.glare_reach import GlareOverlap, GlareReach, learn_glare_reach
 from vision.locate import detect_markers, fit_marker_camera, marker_points
-from vision.mirror_spot import (
-    hides_cross,
-    mirrored_whole,
-    pale_mirrors,
-    spot,
-)
+from vision.mirror_spot import mirrored_whole, pale_mirrors, spot
 from vision.palette import Palette, bin_codes, learn_palette, own_set_fits, paper_logs
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import PaperCheck, check_paper
@@ -579,10 +574,7 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     # cross, where the lamp's reflection may reach (vision.mirror_spot), they are taken
     # for a piece of either set there, as frames will take them.
     if mirrored.any():
-        empty = LABELS.index(PointLabel.EMPTY)
-        bare_cross = float(np.median(samples.features[~occupied, empty, 3]))
-        mirrored = mirrored | (tolerant & wrong & (reread.labels == empty)
-                               & hides_cross(samples.features, bare_cross)
+        mirrored = mirrored | (tolerant & mirrored_whole(samples.features, expected, reread.labels)
                                & spot(layout.point_grid, mirrored))
         left_out = left_out | mirrored
     odd = ~left_out & ((wrong & ~explained)

@@ -103,15 +103,23 @@ def learn_rim_check(means: np.ndarray, rims: np.ndarray, expected: np.ndarray,
     colour model's, ``rims`` as ``BoardSamples.rim_relative``, ``round_rims`` as its
     ``round_relative``, ``expected`` its label indices), or None when no set is pale or the
     other's rims are not plainly darker."""
-    means = means[:, :3]
-    pale, dark = sorted(_PIECES, key=lambda index: -float(means[index].mean()))
-    if float(np.linalg.norm(means[pale] - means[_EMPTY])) > PALE_SET:
+    pale, dark, from_paper = _pale_and_dark(means)
+    if from_paper > PALE_SET:
         return None
     if float(np.median(rims[expected == dark])) >= float(np.median(rims[expected == pale])
                                                        ) - RIM_MARGIN:
         return None
     return RimCheck(LABELS[pale], LABELS[dark], _floor(rims[expected == pale]),
                     None if round_rims is None else _floor(round_rims[expected == pale]))
+
+
+def _pale_and_dark(means: np.ndarray) -> tuple[int, int, float]:
+    """The brighter piece set's label index, the other's, and how far (log colour) the
+    brighter one's colour lies from the paper's (``means`` (labels, 3+) as the colour
+    model's)."""
+    means = means[:, :3]
+    pale, dark = sorted(_PIECES, key=lambda index: -float(means[index].mean()))
+    return pale, dark, float(np.linalg.norm(means[pale] - means[_EMPTY]))
 
 
 def _floor(pale_rims: np.ndarray) -> float:
@@ -142,9 +150,8 @@ def mirrored_pale_set(means: np.ndarray, round_rims: np.ndarray, expected: np.nd
     (``round_rims`` as ``BoardSamples.round_relative``). A glossy top of the other set
     under the lamp looks the same. None otherwise (``means`` and ``expected`` as for
     :func:`learn_rim_check`)."""
-    means = means[:, :3]
-    pale, dark = sorted(_PIECES, key=lambda index: -float(means[index].mean()))
-    if (float(np.linalg.norm(means[pale] - means[_EMPTY])) > MIRRORED_COLOUR
+    pale, dark, from_paper = _pale_and_dark(means)
+    if (from_paper > MIRRORED_COLOUR
             or float(np.median(round_rims[expected == pale])) >= MIRRORED_RIM):
         return None
     return LABELS[pale], LABELS[dark]

@@ -146,18 +146,20 @@ def sampling_layout(config: VisionConfig, size: int,
                     for x, y in points]
     palette_discs = [disc(*centre(x, y), PALETTE_RADIUS, False) for x, y in points
                      ] if palette else [np.zeros(0, np.intp) for _ in points]
-    rings = [np.setdiff1d(disc(*centre(x, y), RIM_RADII[1], False),
-                          disc(*centre(x, y), RIM_RADII[0], False)) if rims
-             else np.zeros(0, np.intp) for x, y in points]
+    def ring(cx: float, cy: float, radii: tuple[float, float]) -> np.ndarray:
+        return np.setdiff1d(disc(cx, cy, radii[1], False), disc(cx, cy, radii[0], False))
 
     def sectors(cx: float, cy: float) -> list[np.ndarray]:
-        ring = np.setdiff1d(disc(cx, cy, ROUND_RADII[1], False),
-                            disc(cx, cy, ROUND_RADII[0], False))
-        angles = np.arctan2(ys.flat[ring] - cy, xs.flat[ring] - cx)
+        pixels = ring(cx, cy, ROUND_RADII)
+        angles = np.arctan2(ys.flat[pixels] - cy, xs.flat[pixels] - cx)
         sector = np.floor((angles + np.pi) / (2 * np.pi) * RIM_SECTORS).astype(int) % RIM_SECTORS
-        return [ring[sector == index] for index in range(RIM_SECTORS)]
+        return [pixels[sector == index] for index in range(RIM_SECTORS)]
 
-    round_rings = [sectors(*centre(x, y)) for x, y in points] if rims else []
+    rings = [ring(*centre(x, y), RIM_RADII) if rims else np.zeros(0, np.intp)
+             for x, y in points]
+    # Every sector of every ring, point by point, trimmed to one length as the rings are.
+    round_rings = [sector for x, y in points for sector in sectors(*centre(x, y))
+                   ] if rims else []
     cells = [(x - 0.5, y - 0.5) for y in range(size + 1) for x in range(size + 1)]
     paper_samples = [disc(*centre(x, y), config.paper_sample_radius, False) for x, y in cells]
     # Beyond the grid's edge, between its loops: a finger reaching an edge point from
@@ -191,7 +193,7 @@ def sampling_layout(config: VisionConfig, size: int,
         wide_colour_rank=round(config.point_colour_quantile * (wide_pixels.shape[1] - 1)),
         wide_tops=wide_tops,
         rim_pixels=_rectangular(rings),
-        rim_sector_pixels=(np.stack([_rectangular(ring) for ring in _same_length(round_rings)])
+        rim_sector_pixels=(_rectangular(round_rings).reshape(len(points), RIM_SECTORS, -1)
                            if round_rings else np.zeros((len(points), 0, 0), np.intp)),
         palette_pixels=_rectangular(palette_discs),
         point_grid=np.array(points, np.float64),
@@ -299,13 +301,6 @@ def _adjacency(point_cells: list[list[int]], cells: int) -> np.ndarray:
     for point, around in enumerate(point_cells):
         table[around, point] = True
     return table
-
-
-def _same_length(rings: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
-    """Each ring's sectors trimmed to the fewest pixels any sector of any ring has."""
-    count = min(len(sector) for ring in rings for sector in ring)
-    return [[sector[(len(sector) - count) // 2:(len(sector) - count) // 2 + count]
-             for sector in ring] for ring in rings]
 
 
 def _rectangular(samples: list[np.ndarray]) -> np.ndarray:

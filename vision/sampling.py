@@ -474,6 +474,9 @@ class BoardSamples:
     cross: np.ndarray
     """(points,) how much darker the printed cross is than the paper beside it (0: no line
     seen; about 0.3-0.6 on bare paper), the median over its arms."""
+    faintest_arm: np.ndarray
+    """(points,) the contrast of each point's faintest printed arm (0: an arm shows no line,
+    as where a piece set down off the point hides it)."""
     features: np.ndarray
     """(points, labels, 4) the classifier's features for each label (see
     :data:`vision.colour.LABELS`): the colour relative to the paper (on the paper plane for
@@ -592,7 +595,8 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     # point by judged_against_paper.
     unjudged = np.zeros(len(discs))
     samples = BoardSamples(point_colours, paper_colours, paper_spread, point_colours, profiles,
-                           unjudged, np.zeros((len(discs), len(LABELS), 4)), disc_logs,
+                           unjudged, unjudged, np.zeros((len(discs), len(LABELS), 4)),
+                           disc_logs,
                            median_along(disc_logs, 1), paper, top_middles,
                            wide_colours=wide_colours, rims=rims, rims_round=rims_round,
                            palette_logs=palette_logs,
@@ -751,8 +755,8 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     # Whether a point is bare is judged on the paper plane, where its sample leaves the
     # printed lines out; which piece stands on it, on the plane of the pieces' tops.
     bare = samples.disc_median_logs - reference_logs
-    cross_seen = cross_contrast(samples.cross_profiles, layout.point_arms, reference,
-                                lit_paper)
+    arms = arm_contrasts(samples.cross_profiles, layout.point_arms, reference, lit_paper)
+    cross_seen = median_arm(arms, layout.point_arms)
     cross = np.minimum(np.maximum(cross_seen, 0.0), CROSS_FULL)[:, None] / CROSS_FULL
     colours = {label: relative for label in LABELS}
     colours[PointLabel.EMPTY] = bare
@@ -770,7 +774,8 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
     def relative_grey(grey: np.ndarray | None) -> np.ndarray | None:
         return None if grey is None else np.log(np.maximum(grey, 1.0)) - paper_level
 
-    return replace(samples, relative=relative, cross=cross_seen, features=features,
+    return replace(samples, relative=relative, cross=cross_seen,
+                   faintest_arm=arms.min(axis=1), features=features,
                    disc_relative=disc_relative, middle_relative=middle_relative,
                    paper_round=reference, lit_paper=lit_paper, tops_paper=top_reference,
                    visible=visible, paper_light=light, rim_relative=relative_grey(samples.rims),
@@ -853,6 +858,13 @@ def cross_contrast(profiles: np.ndarray, arms: np.ndarray, paper: np.ndarray,
     which arms are printed (not past the grid's edge), ``paper`` (points, 3) is the BGR of
     the paper round each point, ``lit_paper`` (the same) the lit paper there when known.
     """
+    return median_arm(arm_contrasts(profiles, arms, paper, lit_paper), arms)
+
+
+def arm_contrasts(profiles: np.ndarray, arms: np.ndarray, paper: np.ndarray,
+                  lit_paper: np.ndarray | None = None) -> np.ndarray:
+    """(points, 4) how much darker each arm's ink is than the paper beside it (0: no line
+    there), infinite for an arm not printed; the arguments as :func:`cross_contrast`."""
     grey = channel_mean(profiles)
     # Both sides must be brighter than the line: a glint on a piece is bright on one side only.
     beside = np.minimum(grey[..., 0], grey[..., -1])
@@ -866,8 +878,14 @@ def cross_contrast(profiles: np.ndarray, arms: np.ndarray, paper: np.ndarray,
     # ... and the dip must be deeper than the shading and noise of a dark surface: on a dark
     # piece's side a few grey levels are a large share, and read as a line there.
     deep = beside - on >= LINE_DEPTH
-    contrast = np.where(arms, np.where(papery & deep, 1 - on / np.maximum(beside, 1.0), 0.0),
-                        np.inf)
+    contrast: np.ndarray = np.where(
+        arms, np.where(papery & deep, 1 - on / np.maximum(beside, 1.0), 0.0), np.inf)
+    return contrast
+
+
+def median_arm(contrast: np.ndarray, arms: np.ndarray) -> np.ndarray:
+    """(points,) the median of each point's printed arms' ``contrast`` (as
+    :func:`arm_contrasts`)."""
     # The median of each point's printed arms (missing arms sort last as infinities);
     # numpy's nanmedian costs a millisecond a frame here.
     ordered = np.sort(contrast, axis=1)

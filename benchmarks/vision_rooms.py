@@ -212,9 +212,16 @@ def folder_setups(setups: Iterator[RenderedSetup]) -> Iterator[Setup]:
             for frame in setup.frames:
                 yield setup.image(frame.file), frame.board, frame.hand
 
-        pieces = setup.scene.get("pieces", {})
         yield Setup(setup.condition, setup.look_alike, setup.image(setup.start), frames(),
-                    str(pieces.get("name", "?")) if isinstance(pieces, dict) else "?")
+                    piece_set_name(setup.scene))
+
+
+def piece_set_name(scene: dict[str, object]) -> str:
+    """The piece set a folder's scene names: the room renderer's ``pieces.name`` or the
+    Blender generator's ``piece_set_name``; "?" when it names none."""
+    pieces = scene.get("pieces")
+    name = pieces.get("name") if isinstance(pieces, dict) else scene.get("piece_set_name")
+    return str(name) if name is not None else "?"
 
 
 def add_tally(total: ConditionTally, part: ConditionTally) -> None:

@@ -74,7 +74,7 @@ from vision.palette import (
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import check_paper
 from vision.reductions import channel_mean, channel_norm, median_along
-from vision.rims import dark_all_round, dark_rimmed
+from vision.rims import dark_all_round, dark_rimmed, surely_dark
 from vision.sampling import (
     CROSS_FULL,
     BoardSamples,
@@ -345,17 +345,20 @@ class BoardReader:
             overruling = overruled(palette_scores, result.labels)
             overruled_sure = overruling != result.labels
             result = _relabelled(result, overruling, self.config.confident)
-        # A top read as the pale set whose rim is a dark one's, in a room where the start
-        # position showed glossy tops mirroring the lamp whole, is a dark one mirroring it.
-        by_rims = self._dark_mirroring_lamp(samples, result.labels)
-        rim_told = by_rims != result.labels
+        # A top read as the pale set whose rim is a dark one's is a dark one mirroring a lamp.
+        by_rims, dark_by_rim = self._dark_mirroring_lamp(samples, result.labels)
+        # (dark_by_rim: the dark tops whose rims say so surely, whatever they were read as.)
+        rim_told = (by_rims != result.labels) | dark_by_rim
         result = _relabelled(result, by_rims, self.config.confident)
         # The label each top's median tells where it differs from its darker part's (worked
         # out once: the relabelling below changes a point only to the label given here).
         split = self._split_tops(samples, result)
         if palette_scores is not None:
-            result = _relabelled(result, _told_by_median(split, result.labels, palette_scores),
-                                 self.config.confident)
+            # (Not a top the rim told: a dark top mirroring the lamp has the pale set's
+            # pixels in its middle.)
+            result = _relabelled(result, np.where(
+                rim_told, result.labels, _told_by_median(split, result.labels, palette_scores)),
+                self.config.confident)
         # (A top the rim told has the lamp's colour: it would teach the dark set's wrongly.)
         told_by_palette = result.labels != read_by_colours
         contested = np.zeros(len(result.labels), bool)
@@ -453,6 +456,8 @@ class BoardReader:
         # top mirroring the lamp may be both brighter than the paper and of the other set.
         set_other = np.where(split == result.labels,
                              self._mirroring(samples, result.labels, pale), split)
+        # A top the rim told is a dark one mirroring the lamp: that is why it looked pale.
+        set_other = np.where(rim_told, result.labels, set_other)
         if palette_says is not None:
             set_other = the_set_besides(palette_says, result.labels, set_other)
         other = np.where(may_be_bare, _EMPTY, set_other)
@@ -471,7 +476,9 @@ class BoardReader:
         # light), may be of either set, as when the two witnesses disagreed.
         contested &= ~rim_told
         told_again = overruled_sure | rim_told
-        contested |= told_again & flagged
+        # (Not a top whose rim is far darker all round than a pale one's ever was: no
+        # fingertip is; see vision.rims.ROUND_SURE.)
+        contested |= told_again & flagged & ~dark_by_rim
         flagged &= ~told_again
         other = np.where(contested & (other == result.labels), _OTHER_SET[result.labels], other)
         second = other != result.labels
@@ -611,18 +618,25 @@ class BoardReader:
             result = np.where(dark & (result == labels), LABELS.index(rims.dark), result)
         return result
 
-    def _dark_mirroring_lamp(self, samples: BoardSamples, labels: np.ndarray) -> np.ndarray:
+    def _dark_mirroring_lamp(self, samples: BoardSamples, labels: np.ndarray
+                             ) -> tuple[np.ndarray, np.ndarray]:
         """``labels``, with each top read as the pale set whose rim is a dark set's
-        (``vision.rims``) read as the dark set, where the start position showed glossy tops
-        mirroring a lamp whole (``Calibration.mirror_points``): a dark top mirroring it.
-        Elsewhere the rim only makes such a top doubtful (``_mirroring``)."""
+        (``vision.rims``) read as the dark set: a dark top mirroring a lamp. That is one
+        whose rim all round lies far below a pale top's (``ROUND_SURE``), and, where the
+        start position showed glossy tops mirroring a lamp whole
+        (``Calibration.mirror_points``), one whose rim's darkest part lies below its floor.
+        Elsewhere the rim only makes such a top doubtful (``_mirroring``). Also the tops
+        of either set the first says are dark (``vision.rims.surely_dark``)."""
         rims = self.calibration.rim_check
-        if rims is None or not self.calibration.mirror_points:
-            return labels
-        assert samples.rim_relative is not None
-        result: np.ndarray = np.where(dark_rimmed(rims, samples.rim_relative, labels),
-                                      LABELS.index(rims.dark), labels)
-        return result
+        if rims is None:
+            return labels, np.zeros(len(labels), bool)
+        assert samples.rim_relative is not None and samples.round_relative is not None
+        surely = surely_dark(rims, samples.round_relative, labels)
+        dark = surely.copy()
+        if self.calibration.mirror_points:
+            dark |= dark_rimmed(rims, samples.rim_relative, labels)
+        result: np.ndarray = np.where(dark, LABELS.index(rims.dark), labels)
+        return result, surely
 
     def _palette_scores(self, samples: BoardSamples) -> np.ndarray | None:
         """(points, labels) how well each point's pixels fit each label's palette

@@ -1,7 +1,7 @@
 """Vision in real rooms: calibration and reading per room condition, on physically modelled renders.
 
 Usage: .venv/bin/python benchmarks/vision_rooms.py [--quick] [--conditions a,b] [--setups N]
-           [--frames M] [--hands K] [--moves J] [--seed S] [--write DIR | --renders DIR]
+           [--frames M] [--hands K] [--moves J] [--seed S] [--write DIR | --renders DIR...]
            [--session-condition C]
 
 For each room condition (``vision.room_conditions.CONDITIONS``) and each of N setups
@@ -42,8 +42,9 @@ calibration, with a message; the session confirms >= 99% of moves within 1 s; th
 renderer takes <= 0.3 s a frame (median; a machine busy with other work may miss it).
 
 ``--write DIR`` also writes every setup (start image, frames, truth) in the folder format
-of ``benchmarks/render_set.py``; ``--renders DIR`` evaluates such a folder (e.g. Blender
-renders) instead of rendering, with the same printout and floors (no session).
+of ``benchmarks/render_set.py``; ``--renders DIR...`` evaluates such folders (e.g. Blender
+renders of several seeds) instead of rendering, together, with the same printout and floors
+(no session).
 """
 
 from __future__ import annotations
@@ -497,7 +498,9 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=2024)
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--write", type=Path, help="also write every setup to this folder")
-    source.add_argument("--renders", type=Path, help="evaluate this folder instead")
+    source.add_argument("--renders", type=Path, nargs="+",
+                        help="evaluate these folders instead, together (several seeds of "
+                             "Blender renders give each condition more setups)")
     args = parser.parse_args()
     if args.setups is None:
         args.setups = 5 if args.quick else 20
@@ -528,7 +531,8 @@ def main() -> int:
     try:
         if args.renders is not None:
             wanted = set(args.condition_names) if args.conditions else None
-            setups = folder_setups(s for s in read_render_set(args.renders)
+            setups = folder_setups(s for folder in args.renders
+                                   for s in read_render_set(folder)
                                    if wanted is None or s.condition in wanted)
         else:
             tallies = {name: ConditionTally() for name in args.condition_names}

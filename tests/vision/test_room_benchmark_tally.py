@@ -3,6 +3,10 @@ that rule the true board out."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from benchmarks.vision_rooms import ConditionTally, add_tally, report, rules_out_truth
@@ -13,6 +17,7 @@ from vision.colour import PointLabel
 from vision.doubt import DoubtKind, doubt_kind
 
 START = BoardReading.of(start_position(6))
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_doubtful_frame_whose_sure_points_are_right_is_no_near_miss() -> None:
@@ -55,3 +60,20 @@ def test_the_report_says_what_the_doubtful_points_of_each_condition_left_open(
     lines = capsys.readouterr().out.splitlines()
     assert lines[2].strip() == "doubtful points: 2 which set, 1 piece or bare paper"
     assert lines[4].strip() == "doubtful points: 4 which set, 2 piece or bare paper"
+
+
+@pytest.mark.slow
+def test_several_render_folders_are_judged_together_each_piece_set_by_name() -> None:
+    # Blender renders come a seed to a folder, three setups of a condition each: the
+    # floors are judged per condition over all of them. The committed sample, given
+    # twice, counts every setup twice, and each piece set is named by its scene.
+    sample = Path(__file__).parent / "data" / "photoreal"
+    printed = subprocess.run(
+        [sys.executable, "benchmarks/vision_rooms.py", "--renders", str(sample), str(sample)],
+        capture_output=True, text=True, check=False, cwd=ROOT).stdout
+    rows = {line.split()[0]: line for line in printed.splitlines() if line.strip()}
+    for condition in ("ceiling", "wide-lens", "window"):
+        assert rows[condition].split()[1] == "2/2"
+    for piece_set in ("light-dark-wood", "red-black", "white-black"):
+        assert rows[piece_set].split()[1] == "2/2"
+    assert "?" not in rows

@@ -414,8 +414,7 @@ class BoardReader:
         half_covered = ~occupied & (covering.share > self.config.bare_piece_share) & (
             maybe_piece)
         off_point = (np.full(len(occupied), _EMPTY) if palette_scores is None else
-                     _hiding_arms(~occupied & showing_lines, samples.faintest_arm,
-                                  palette_scores))
+                     _hiding_arms(~occupied & showing_lines, samples, palette_scores))
         # A point read as bare, unsurely, that shows its whole cross with the paper's colour
         # and has no piece's pixels in its disc is bare paper, maybe in a shadow the start
         # position did not show: a piece there would hide some of its cross or its paper.
@@ -426,7 +425,13 @@ class BoardReader:
             result.confidences))
         flagged = self._pale_over_another(samples, result.labels, pale, covering.share)
         flagged |= self._unconfirmed_pale(result.labels, pale, samples.features[:, _EMPTY, 3])
-        flagged |= self._paper_coloured(samples.features, result.labels, pale)
+        paper_coloured = self._paper_coloured(samples.features, result.labels, pale)
+        if palette_says is not None:
+            # Unless its pixels plainly hold its set's colours: a printed top's pale ring
+            # brings its colour near the paper's, but a fingertip's pixels are skin's (the
+            # paper-coloured hand of a warm pendant lamp favoured the paper's palette).
+            paper_coloured &= palette_says != result.labels
+        flagged |= paper_coloured
         # A label a point may hold besides the one read: what a split top's median tells,
         # bare paper for a piece brighter than the paper round it, a pale one whose cross
         # shows a little farther across, or one read where the lines show as plainly as on
@@ -815,29 +820,33 @@ def _told_by_median(split: np.ndarray, labels: np.ndarray, palette_scores: np.nd
     return told
 
 
-HIDDEN_ARM = 0.05
-"""Contrast below which an arm of a point's cross shows no line (bare paper's show 0.3-0.6)."""
+HIDDEN_ARM = 0.01
+"""Contrast below which an arm of a point's cross shows no line at all (bare paper's arms
+show 0.3-0.6; a blurred one, in dim light, 0.05 and more)."""
 
 
-def _hiding_arms(bare_lines: np.ndarray, faintest_arm: np.ndarray, palette_scores: np.ndarray
+def _hiding_arms(bare_lines: np.ndarray, samples: BoardSamples, palette_scores: np.ndarray
                  ) -> np.ndarray:
     """(points,) the set a point read as bare that shows its lines (``bare_lines``) may hold,
-    where its pixels lean to that set's palette over the paper's (``LEANING``) and one of its
-    arms shows no line (``HIDDEN_ARM``); bare paper elsewhere.
+    where its pixels lean to that set's palette over the paper's (``LEANING``), one of its
+    arms shows no line at all (``HIDDEN_ARM``) and another one plainly (``CROSS_FULL``); bare
+    paper elsewhere.
 
     A pale piece set down off its point, seen steeply, hides the arms it stands over and
     leaves the others showing, so the median arm reads bare paper; its pixels, the paper's
     colour but a little darker, need not favour it by much (a shell off b6, Blender seed
-    1501, by 0.65). On five Blender seeds (12,000 points read bare with their lines showing)
-    bare paper hid an arm at 14 points, none of them leaning to a set's palette by more
-    than 0.1.
+    1501, by 0.65, two arms hidden, the others at 0.5 and 0.59). On seven Blender seeds and
+    a room set under a spotlight (14,000 points read bare with their lines showing), no bare
+    point hid one arm and showed another plainly while leaning to a set; blurred bare
+    points in a spotlight's dim edge leaned to the black set by up to 1.24, their arms all
+    faint (0.05 to 0.28).
     """
     sets = palette_scores.copy()
     sets[:, _EMPTY] = -np.inf
     favoured = sets.argmax(axis=1)
     leaning = sets.max(axis=1) - palette_scores[:, _EMPTY] >= LEANING
-    result: np.ndarray = np.where(bare_lines & leaning & (faintest_arm < HIDDEN_ARM), favoured,
-                                  _EMPTY)
+    hiding = (samples.faintest_arm < HIDDEN_ARM) & (samples.plainest_arm >= CROSS_FULL)
+    result: np.ndarray = np.where(bare_lines & leaning & hiding, favoured, _EMPTY)
     return result
 
 

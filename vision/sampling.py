@@ -477,6 +477,8 @@ class BoardSamples:
     faintest_arm: np.ndarray
     """(points,) the contrast of each point's faintest printed arm (0: an arm shows no line,
     as where a piece set down off the point hides it)."""
+    plainest_arm: np.ndarray
+    """(points,) the contrast of each point's plainest printed arm."""
     features: np.ndarray
     """(points, labels, 4) the classifier's features for each label (see
     :data:`vision.colour.LABELS`): the colour relative to the paper (on the paper plane for
@@ -595,7 +597,8 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
     # point by judged_against_paper.
     unjudged = np.zeros(len(discs))
     samples = BoardSamples(point_colours, paper_colours, paper_spread, point_colours, profiles,
-                           unjudged, unjudged, np.zeros((len(discs), len(LABELS), 4)),
+                           unjudged, unjudged, unjudged,
+                           np.zeros((len(discs), len(LABELS), 4)),
                            disc_logs,
                            median_along(disc_logs, 1), paper, top_middles,
                            wide_colours=wide_colours, rims=rims, rims_round=rims_round,
@@ -775,7 +778,9 @@ def judged_against_paper(layout: SamplingLayout, samples: BoardSamples, cover: n
         return None if grey is None else np.log(np.maximum(grey, 1.0)) - paper_level
 
     return replace(samples, relative=relative, cross=cross_seen,
-                   faintest_arm=arms.min(axis=1), features=features,
+                   faintest_arm=arms.min(axis=1),
+                   plainest_arm=np.where(layout.point_arms, arms, 0.0).max(axis=1),
+                   features=features,
                    disc_relative=disc_relative, middle_relative=middle_relative,
                    paper_round=reference, lit_paper=lit_paper, tops_paper=top_reference,
                    visible=visible, paper_light=light, rim_relative=relative_grey(samples.rims),

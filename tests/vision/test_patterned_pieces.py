@@ -70,3 +70,13 @@ def test_washed_printed_tops_that_plainly_show_their_colours_are_read(
     # set's colours, and the frame is read, not left doubtful at three black pieces.
     frame = room_reading("printed-washed-fisheye")
     assert frame.reading == BoardReading.parse("3bbr/1rrrbb/5r/3bbr/b1r2r/b1b1bb")
+
+
+def test_a_printed_top_of_the_paper_s_colour_whose_pixels_are_its_set_s_is_read(
+        room_reading: Callable[[str], FrameReading]) -> None:
+    # A red top printed with a white ring on f1, seen steeply (a Blender render, seed
+    # 1601): over its wider disc its colour is nearly the paper's, as a fingertip's in a
+    # warm light is, and the frame was left doubtful with nothing known of f1. Its pixels
+    # plainly hold the red set's colours, not the paper's (a fingertip's do not).
+    frame = room_reading("printed-paper-coloured-steep")
+    assert frame.reading == BoardReading.parse("3r2/2r1r1/1r2r1/1r4/2r1br/1r3r")

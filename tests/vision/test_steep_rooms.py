@@ -20,7 +20,7 @@ from controller.reading import BoardReading
 from vision.calibrate import Calibration, calibrate
 from vision.colour import PointLabel
 from vision.config import VisionConfig
-from vision.reader import BoardReader, ReadStatus
+from vision.reader import BoardReader, FrameReading, ReadStatus
 
 ROOMS = Path(__file__).parent / "data" / "rooms"
 
@@ -110,3 +110,12 @@ def test_a_pale_piece_hiding_some_arms_of_its_point_is_never_read_as_bare(
     assert set(frame.choices[frame.doubtful.index(b6)]) >= {PointLabel.EMPTY, PointLabel.RED}
     # The game's boards tell which: the true one fits.
     assert frame.fitting([truth]) == truth
+
+
+def test_a_blurred_bare_point_in_dim_light_is_bare_whatever_its_pixels_lean_to(
+        room_reading: Callable[[str], FrameReading]) -> None:
+    # A room render under a spotlight, defocused: f5, bare, lies at the cone's dim edge.
+    # Its arms all show faint lines (one at 0.045 of the paper), and its pixels lean
+    # to the black set's palette. No piece hides any of its arms: it is bare paper.
+    frame = room_reading("blurred-bare-spotlight")
+    assert frame.reading == BoardReading.parse("6/3r2/6/6/6/6")

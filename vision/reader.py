@@ -350,6 +350,12 @@ class BoardReader:
         # (dark_by_rim: the dark tops whose rims say so surely, whatever they were read as.)
         rim_told = (by_rims != result.labels) | dark_by_rim
         result = _relabelled(result, by_rims, self.config.confident)
+        # A dark top read unsurely, between the sets, is told by that rim too; one that
+        # may be bare paper (a shadow is dark all round too) shows its cross.
+        between_sets = dark_by_rim & (samples.features[:, _EMPTY, 3] == 0.0)
+        result = replace(result, confidences=np.where(
+            between_sets, np.maximum(result.confidences, self.config.confident),
+            result.confidences))
         # The label each top's median tells where it differs from its darker part's (worked
         # out once: the relabelling below changes a point only to the label given here).
         split = self._split_tops(samples, result)

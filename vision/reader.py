@@ -841,11 +841,11 @@ def _hiding_arms(bare_lines: np.ndarray, samples: BoardSamples, palette_scores: 
     A pale piece set down off its point, seen steeply, hides the arms it stands over and
     leaves the others showing, so the median arm reads bare paper; its pixels, the paper's
     colour but a little darker, need not favour it by much (a shell off b6, Blender seed
-    1501, by 0.65, two arms hidden, the others at 0.5 and 0.59). On seven Blender seeds and
-    a room set under a spotlight (14,000 points read bare with their lines showing), no bare
-    point hid one arm and showed another plainly while leaning to a set; blurred bare
-    points in a spotlight's dim edge leaned to the black set by up to 1.24, their arms all
-    faint (0.05 to 0.28).
+    1501, by 0.65, two arms hidden, the others at 0.5 and 0.59). On eight Blender seeds and
+    the room renderer's full set (64,600 points read bare with their lines showing), no bare
+    point hid one arm and showed another plainly while leaning to a set, though 1,691 leaned
+    by 0.3 or more; blurred bare points at a spotlight's dim edge leaned to the black set by
+    up to 1.24, their arms all faint (0.05 to 0.28).
     """
     sets = palette_scores.copy()
     sets[:, _EMPTY] = -np.inf

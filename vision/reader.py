@@ -420,7 +420,7 @@ class BoardReader:
         half_covered = ~occupied & (covering.share > self.config.bare_piece_share) & (
             maybe_piece)
         off_point = (np.full(len(occupied), _EMPTY) if palette_scores is None else
-                     _hiding_arms(~occupied & showing_lines, samples, palette_scores))
+                     _hiding_arms(~occupied, showing_lines, samples, palette_scores))
         # A point read as bare, unsurely, that shows its whole cross with the paper's colour
         # and has no piece's pixels in its disc is bare paper, maybe in a shadow the start
         # position did not show: a piece there would hide some of its cross or its paper.
@@ -829,30 +829,41 @@ def _told_by_median(split: np.ndarray, labels: np.ndarray, palette_scores: np.nd
 HIDDEN_ARM = 0.01
 """Contrast below which an arm of a point's cross shows no line at all (bare paper's arms
 show 0.3-0.6; a blurred one, in dim light, 0.05 and more)."""
+FAINT_ARM = 0.06
+"""Contrast below which an arm's line is barely seen."""
 
 
-def _hiding_arms(bare_lines: np.ndarray, samples: BoardSamples, palette_scores: np.ndarray
-                 ) -> np.ndarray:
-    """(points,) the set a point read as bare that shows its lines (``bare_lines``) may hold,
-    where its pixels lean to that set's palette over the paper's (``LEANING``), one of its
-    arms shows no line at all (``HIDDEN_ARM``) and another one plainly (``CROSS_FULL``); bare
-    paper elsewhere.
+def _hiding_arms(bare: np.ndarray, showing_lines: np.ndarray, samples: BoardSamples,
+                 palette_scores: np.ndarray) -> np.ndarray:
+    """(points,) the set a point read as bare (``bare``) may hold, as a piece set down off it
+    that hides some of its arms; bare paper elsewhere. That is where:
+
+    - the point shows its lines (``showing_lines``), its pixels lean to the set's palette
+      over the paper's (``LEANING``), one of its arms shows no line at all
+      (``HIDDEN_ARM``) and another one plainly (``CROSS_FULL``); or
+    - its pixels plainly hold the set's colours (the palette's verdict, ``SURE`` over both
+      other labels) and one of its arms is barely seen (``FAINT_ARM``).
 
     A pale piece set down off its point, seen steeply, hides the arms it stands over and
     leaves the others showing, so the median arm reads bare paper; its pixels, the paper's
     colour but a little darker, need not favour it by much (a shell off b6, Blender seed
-    1501, by 0.65, two arms hidden, the others at 0.5 and 0.59). On eight Blender seeds and
-    the room renderer's full set (64,600 points read bare with their lines showing), no bare
-    point hid one arm and showed another plainly while leaning to a set, though 1,691 leaned
-    by 0.3 or more; blurred bare points at a spotlight's dim edge leaned to the black set by
-    up to 1.24, their arms all faint (0.05 to 0.28).
+    1501, by 0.65, two arms hidden, the others at 0.5 and 0.59). A shell off a corner point
+    (seed 1901, a6) hid one of its two arms (0.04), and its pixels plainly held the shells'
+    colours; read as bare, surely, the board was wrong. On nine Blender seeds and the room
+    renderer's full set (69,000 points read as bare), no bare point met either condition:
+    1,691 that showed their lines leaned to a set by 0.3 or more, 364 plainly held a set's
+    colours (the faintest arm of those at 0.09); blurred bare points at a spotlight's dim
+    edge leaned to the black set by up to 1.24, their arms all faint (0.05 to 0.28).
     """
     sets = palette_scores.copy()
     sets[:, _EMPTY] = -np.inf
     favoured = sets.argmax(axis=1)
     leaning = sets.max(axis=1) - palette_scores[:, _EMPTY] >= LEANING
     hiding = (samples.faintest_arm < HIDDEN_ARM) & (samples.plainest_arm >= CROSS_FULL)
-    result: np.ndarray = np.where(bare_lines & leaning & hiding, favoured, _EMPTY)
+    plainly = verdicts(palette_scores) == favoured
+    faint = samples.faintest_arm < FAINT_ARM
+    result: np.ndarray = np.where(
+        bare & ((showing_lines & leaning & hiding) | (plainly & faint)), favoured, _EMPTY)
     return result
 
 

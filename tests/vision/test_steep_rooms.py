@@ -119,3 +119,18 @@ def test_a_blurred_bare_point_in_dim_light_is_bare_whatever_its_pixels_lean_to(
     # to the black set's palette. No piece hides any of its arms: it is bare paper.
     frame = room_reading("blurred-bare-spotlight")
     assert frame.reading == BoardReading.parse("6/3r2/6/6/6/6")
+
+
+def test_a_shell_off_a_corner_point_hiding_one_of_its_two_arms_is_never_read_as_bare(
+        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
+    # Shells against pebbles under mixed light (a Blender render, seed 1901): a shell set
+    # down off a6 hides most of the corner's arm along the rank (a line of 0.04), and the
+    # other arm shows. Its pixels plainly hold the shells' colours, yet the point was read
+    # as bare, surely: a capture nobody made.
+    reader = BoardReader(room_calibration("shell-off-corner-mixed-start.jpg"), config)
+    frame = reader.read(cv2.imread(str(ROOMS / "shell-off-corner-mixed-frame.jpg")))
+    truth = BoardReading.parse("r4r/4b1/bb1b2/1b1rbr/1b4/1bbr2")
+    a6 = parse_point("a6", 6)
+    assert frame.status is ReadStatus.DOUBTFUL and frame.doubtful == (a6,)
+    assert set(frame.choices[0]) == {PointLabel.EMPTY, PointLabel.RED}
+    assert frame.fitting([truth]) == truth

@@ -470,7 +470,10 @@ class BoardReader:
         # A top the rim told is a dark one mirroring the lamp: that is why it looked pale.
         set_other = np.where(rim_told, result.labels, set_other)
         if palette_says is not None:
-            set_other = the_set_besides(palette_says, result.labels, set_other)
+            # (Not for a top whose rim all round is surely dark: a dark top mirroring the
+            # lamp has the pale set's pixels, its rim none of them.)
+            set_other = np.where(dark_by_rim, set_other,
+                                 the_set_besides(palette_says, result.labels, set_other))
         other = np.where(may_be_bare, _EMPTY, set_other)
         if palette_says is not None:
             other = set_on_bare(palette_says, result.labels, other,

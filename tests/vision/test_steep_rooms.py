@@ -134,3 +134,18 @@ def test_a_shell_off_a_corner_point_hiding_one_of_its_two_arms_is_never_read_as_
     assert frame.status is ReadStatus.DOUBTFUL and frame.doubtful == (a6,)
     assert set(frame.choices[0]) == {PointLabel.EMPTY, PointLabel.RED}
     assert frame.fitting([truth]) == truth
+
+
+def test_a_shell_hiding_two_arms_whose_lines_do_not_show_as_bare_paper_s_is_never_bare(
+        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
+    # Shells against pebbles under mixed light (a Blender render, seed 2101): a shell off
+    # d3 hides two of its arms, and the other two show plainly. Its pixels lean to the
+    # shells' palette (by 0.84 per pixel). The point did not show its lines as bare paper
+    # does, and it was read as bare, surely: a capture nobody made.
+    reader = BoardReader(room_calibration("shell-hiding-two-arms-mixed-start.jpg"), config)
+    frame = reader.read(cv2.imread(str(ROOMS / "shell-hiding-two-arms-mixed-frame.jpg")))
+    truth = BoardReading.parse("6/1rr3/6/2br1b/2b3/1rrb2")
+    d3 = parse_point("d3", 6)
+    assert frame.status is ReadStatus.DOUBTFUL and d3 in frame.doubtful
+    assert set(frame.choices[frame.doubtful.index(d3)]) == {PointLabel.EMPTY, PointLabel.RED}
+    assert frame.fitting([truth]) == truth

@@ -121,31 +121,25 @@ def test_a_blurred_bare_point_in_dim_light_is_bare_whatever_its_pixels_lean_to(
     assert frame.reading == BoardReading.parse("6/3r2/6/6/6/6")
 
 
-def test_a_shell_off_a_corner_point_hiding_one_of_its_two_arms_is_never_read_as_bare(
-        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
-    # Shells against pebbles under mixed light (a Blender render, seed 1901): a shell set
+@pytest.mark.parametrize(("room", "board", "point"), [
+    # Shells against pebbles under mixed light (Blender renders). Seed 1901: a shell set
     # down off a6 hides most of the corner's arm along the rank (a line of 0.04), and the
-    # other arm shows. Its pixels plainly hold the shells' colours, yet the point was read
-    # as bare, surely: a capture nobody made.
-    reader = BoardReader(room_calibration("shell-off-corner-mixed-start.jpg"), config)
-    frame = reader.read(cv2.imread(str(ROOMS / "shell-off-corner-mixed-frame.jpg")))
-    truth = BoardReading.parse("r4r/4b1/bb1b2/1b1rbr/1b4/1bbr2")
-    a6 = parse_point("a6", 6)
-    assert frame.status is ReadStatus.DOUBTFUL and frame.doubtful == (a6,)
-    assert set(frame.choices[0]) == {PointLabel.EMPTY, PointLabel.RED}
-    assert frame.fitting([truth]) == truth
-
-
-def test_a_shell_hiding_two_arms_whose_lines_do_not_show_as_bare_paper_s_is_never_bare(
-        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
-    # Shells against pebbles under mixed light (a Blender render, seed 2101): a shell off
-    # d3 hides two of its arms, and the other two show plainly. Its pixels lean to the
-    # shells' palette (by 0.84 per pixel). The point did not show its lines as bare paper
-    # does, and it was read as bare, surely: a capture nobody made.
-    reader = BoardReader(room_calibration("shell-hiding-two-arms-mixed-start.jpg"), config)
-    frame = reader.read(cv2.imread(str(ROOMS / "shell-hiding-two-arms-mixed-frame.jpg")))
-    truth = BoardReading.parse("6/1rr3/6/2br1b/2b3/1rrb2")
-    d3 = parse_point("d3", 6)
-    assert frame.status is ReadStatus.DOUBTFUL and d3 in frame.doubtful
-    assert set(frame.choices[frame.doubtful.index(d3)]) == {PointLabel.EMPTY, PointLabel.RED}
+    # other arm shows; its pixels plainly hold the shells' colours.
+    ("shell-off-corner-mixed", "r4r/4b1/bb1b2/1b1rbr/1b4/1bbr2", "a6"),
+    # Seed 2101: a shell off d3 hides two of its arms, and the other two show plainly. Its
+    # pixels lean to the shells' palette (by 0.84 per pixel), and the point did not show
+    # its lines as bare paper does.
+    ("shell-hiding-two-arms-mixed", "6/1rr3/6/2br1b/2b3/1rrb2", "d3"),
+])
+def test_a_shell_hiding_some_arms_of_a_point_is_never_read_as_bare(
+        config: VisionConfig, room_calibration: Callable[[str], Calibration], room: str,
+        board: str, point: str) -> None:
+    # Each was read as bare, surely: a capture nobody made.
+    reader = BoardReader(room_calibration(f"{room}-start.jpg"), config)
+    frame = reader.read(cv2.imread(str(ROOMS / f"{room}-frame.jpg")))
+    truth = BoardReading.parse(board)
+    hidden = parse_point(point, 6)
+    assert frame.status is ReadStatus.DOUBTFUL and hidden in frame.doubtful
+    assert set(frame.choices[frame.doubtful.index(hidden)]) == {PointLabel.EMPTY,
+                                                                PointLabel.RED}
     assert frame.fitting([truth]) == truth

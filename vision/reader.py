@@ -419,8 +419,10 @@ class BoardReader:
             maybe_piece |= own - palette_scores[:, _EMPTY] >= AGREEING
         half_covered = ~occupied & (covering.share > self.config.bare_piece_share) & (
             maybe_piece)
-        off_point = (np.full(len(occupied), _EMPTY) if palette_scores is None else
-                     _hiding_arms(~occupied, showing_lines, samples, palette_scores))
+        off_point = (np.full(len(occupied), _EMPTY)
+                     if palette_scores is None or palette_says is None else
+                     _hiding_arms(~occupied, showing_lines, samples, palette_scores,
+                                  palette_says))
         # A point read as bare, unsurely, that shows its whole cross with the paper's colour
         # and has no piece's pixels in its disc is bare paper, maybe in a shadow the start
         # position did not show: a piece there would hide some of its cross or its paper.
@@ -842,9 +844,10 @@ renderer's full set that hid an arm so, by 0.31)."""
 
 
 def _hiding_arms(bare: np.ndarray, showing_lines: np.ndarray, samples: BoardSamples,
-                 palette_scores: np.ndarray) -> np.ndarray:
+                 palette_scores: np.ndarray, palette_says: np.ndarray) -> np.ndarray:
     """(points,) the set a point read as bare (``bare``) may hold, as a piece set down off it
-    that hides some of its arms; bare paper elsewhere. That is where:
+    that hides some of its arms; bare paper elsewhere (``palette_says`` the palette's
+    verdicts on ``palette_scores``, as ``vision.palette.verdicts``). That is where:
 
     - its pixels lean to the set's palette over the paper's (``LEANING`` where the point
       shows its lines, ``showing_lines``, else ``HIDING_LEANING``), one of its arms shows
@@ -869,7 +872,7 @@ def _hiding_arms(bare: np.ndarray, showing_lines: np.ndarray, samples: BoardSamp
     over_paper = sets.max(axis=1) - palette_scores[:, _EMPTY]
     leaning = (over_paper >= LEANING) & (showing_lines | (over_paper >= HIDING_LEANING))
     hiding = (samples.faintest_arm < HIDDEN_ARM) & (samples.plainest_arm >= CROSS_FULL)
-    plainly = verdicts(palette_scores) == favoured
+    plainly = palette_says == favoured
     faint = samples.faintest_arm < FAINT_ARM
     result: np.ndarray = np.where(bare & ((leaning & hiding) | (plainly & faint)), favoured,
                                   _EMPTY)

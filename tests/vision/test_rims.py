@@ -214,22 +214,19 @@ def test_a_dark_set_that_looks_pale_only_by_mirroring_a_lamp_is_refused(
         calibrate(config, image)
 
 
-def test_a_dark_top_read_unsurely_between_the_sets_is_told_by_its_rim(
-        room_reading: Callable[[str], FrameReading]) -> None:
+@pytest.mark.parametrize(("room", "board"), [
     # Cream and brown pieces under a ceiling lamp (a Blender render, seed 1701): the lamp
     # lightens the brown top on c2 towards the cream set, and it was read as brown at 0.76
     # only, doubtful between the sets. Its rim all round lies 0.25 below the floor no
     # cream top's rim comes near: it is brown.
-    frame = room_reading("brown-unsure-ceiling")
-    assert frame.reading == BoardReading.parse("3r1b/r1brr1/br4/rr2r1/1bbb2/2b1bb")
-
-
-def test_a_dark_top_whose_pixels_plainly_look_pale_is_told_by_its_rim(
-        room_reading: Callable[[str], FrameReading]) -> None:
+    ("brown-unsure-ceiling", "3r1b/r1brr1/br4/rr2r1/1bbb2/2b1bb"),
     # Glossy white and black pieces under a pendant lamp (a Blender render, seed 2001): the
     # black top on f1 mirrors the lamp, and its pixels plainly hold the white set's colours
     # (by 3.3 per pixel). It was read as white, surely (a wrong board), then, told by its
     # rim, left doubtful as the palette disagreed. Its rim all round lies far below any
     # white top's; the palette sees only its face, which mirrors the lamp.
-    frame = room_reading("white-pixels-black-rim-pendant")
-    assert frame.reading == BoardReading.parse("4r1/br1bb1/3bbr/3rrr/3rr1/b1br1b")
+    ("white-pixels-black-rim-pendant", "4r1/br1bb1/3bbr/3rrr/3rr1/b1br1b"),
+])
+def test_a_dark_top_that_looks_pale_or_unsure_is_told_by_its_rim(
+        room_reading: Callable[[str], FrameReading], room: str, board: str) -> None:
+    assert room_reading(room).reading == BoardReading.parse(board)

@@ -80,7 +80,7 @@ from vision.errors import BadCalibration, CalibrationFailed
 from vision.find_board import find_board, grid_corners, rank_turns, signed_area
 from vision.glare_reach import GlareOverlap, GlareReach, learn_glare_reach
 from vision.locate import detect_markers, fit_marker_camera, marker_points
-from vision.mirror_spot import mirrored_whole, pale_mirrors, spot
+from vision.mirror_spot import lamp_split, mirrored_whole, pale_mirrors, spot
 from vision.palette import Palette, bin_codes, learn_palette, own_set_fits, paper_logs
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import PaperCheck, check_paper
@@ -207,6 +207,10 @@ class Calibration:
     """Whether ``piece_height`` was given by the maker (measured) rather than judged from the
     image: a calibration made again (from the companion page) keeps a given height, which
     the image may not show as well. False in files written before it was kept."""
+    lamp_sets: frozenset[PointLabel] = frozenset()
+    """The piece sets some of whose start tops mirrored a lamp, learned with those tops as
+    their colour had the lamp's: there a top of either set mirroring the lamp may be read
+    as such a set, so it is doubtful between them (``vision.mirror_spot.lamp_split``)."""
 
     @property
     def model(self) -> BoardModel:
@@ -252,6 +256,7 @@ class Calibration:
             "printed_points": sorted(point_name(point) for point in self.printed_points),
             "pale_mirrors": {point_name(point): round(level, 6)
                              for point, level in sorted(self.pale_mirrors.items())},
+            "lamp_sets": sorted(label.value for label in self.lamp_sets),
         }
 
 
@@ -387,7 +392,8 @@ def _calibrate_at(config: VisionConfig, image: np.ndarray, layout: SamplingLayou
                               shadows, learned.palette,
                               frozenset(model.points[i] for i in learned.printed_points),
                               {model.points[i]: level
-                               for i, level in learned.pale_mirrors.items()}, given)
+                               for i, level in learned.pale_mirrors.items()}, given,
+                              learned.lamp_sets)
     _check_read_as_start(config, calibration, image)
     return calibration
 
@@ -413,6 +419,12 @@ def _check_read_as_start(config: VisionConfig, calibration: Calibration,
         hint = _other_set_hint(start_labels(calibration.size)[mask], read[mask])
         raise CalibrationFailed(f"the image does not show the start position (odd points: "
                                 f"{_names(calibration.size, mask)}){hint}")
+    if calibration.lamp_sets and frame.paper_clear:
+        sets = " and ".join(sorted(label.name.lower() for label in calibration.lamp_sets))
+        raise GlareOverlap(
+            f"a lamp is mirrored in the glossy {sets} tops: they look like the sheet, and a "
+            "piece of either set there would look the same; move or dim the lamp, or use "
+            "pieces with matt tops")
     if not frame.paper_clear:
         raise CalibrationFailed(
             "something covers the board in the calibration image, or its light makes the "
@@ -494,6 +506,7 @@ class _Learned(NamedTuple):
     palette: Palette
     printed_points: tuple[int, ...]
     pale_mirrors: dict[int, float]
+    lamp_sets: frozenset[PointLabel] = frozenset()
 
 
 def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
@@ -508,37 +521,55 @@ def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np
     neither does without it, so a start position that fits as it is keeps the model it
     has always had; and the sets' colours are learned without such tops only when they
     cannot be learned with them.
+
+    A set whose tops the lamp's reflection turns the paper's colour is learned from its
+    other tops, which show its own (``vision.mirror_spot.lamp_split``), and the mirrored
+    ones are left out as tops mirroring the lamp whole. Where that leaves more doubtful
+    points than a frame may have, it is learned with them, as a set whose colour may be
+    the lamp's (``Calibration.lamp_sets``): frames read its tops mirroring the lamp as
+    doubtful between the sets.
     """
     discs = [wide, frozenset()] if wide else [frozenset()]
-    failure: CalibrationFailed | None = None
-    for tolerant, glared_left_out in ((False, False), (True, False), (True, True)):
-        for disc in discs:
-            try:
-                return _learn(config, size, samples, cover, expected, disc, palette,
-                              tolerant, glared_left_out)
-            except GlareOverlap as error:
-                failure = error
-            except CalibrationFailed as error:
-                if not tolerant:
+    assert samples.middle_relative is not None
+    split = lamp_split(samples.features, samples.middle_relative, expected)
+    failures: list[CalibrationFailed] = []
+    for lamp_tops in (split, np.zeros_like(split)) if split.any() else (split,):
+        failure: CalibrationFailed | None = None
+        for tolerant, glared_left_out in ((False, False), (True, False), (True, True)):
+            for disc in discs:
+                try:
+                    learned = _learn(config, size, samples, cover, expected, disc, palette,
+                                     tolerant, lamp_tops, glared_left_out)
+                except GlareOverlap as error:
                     failure = error
-    assert failure is not None
-    raise failure
+                    continue
+                except CalibrationFailed as error:
+                    if not tolerant:
+                        failure = error
+                    continue
+                return learned if lamp_tops is split else learned._replace(
+                    lamp_sets=frozenset(LABELS[i] for i in expected[split]))
+        assert failure is not None
+        failures.append(failure)
+    raise failures[-1]
 
 
 def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.ndarray,
            expected: np.ndarray, wide: frozenset[PointLabel], palette: _StartPalette,
-           tolerant: bool, glared_left_out: bool = False) -> _Learned:
+           tolerant: bool, lamp_tops: np.ndarray, glared_left_out: bool = False) -> _Learned:
     """What the start position's colours teach, with the ``wide`` sets read over the wider
     disc; raises CalibrationFailed. ``tolerant``: let a glossy top the glare moved part of
-    the way to the other set pass (see _check_start_position). ``glared_left_out``: learn
-    the sets' colours without such tops (they still teach how far the glare reaches)."""
+    the way to the other set pass (see _check_start_position). ``lamp_tops``: (points,) tops
+    mirroring the lamp left out of their set's colour (see _check_start_position).
+    ``glared_left_out``: learn the sets' colours without such tops (they still teach how
+    far the glare reaches)."""
     occupied = expected != LABELS.index(PointLabel.EMPTY)
     layout = sampling_layout(config, size, wide)
     samples = judged_against_paper(layout, samples, cover, occupied)
     contrast = learn_set_contrast(samples.features, expected)
     assert samples.rim_relative is not None
     start = _check_start_position(config, samples.features, expected, size, contrast,
-                                  samples.rim_relative, palette.fits, tolerant)
+                                  samples.rim_relative, palette.fits, tolerant, lamp_tops)
     assert samples.middle_relative is not None
     patterns = {label: triple(np.median(samples.middle_relative[expected == index]
                                         - samples.features[expected == index, index, :3], axis=0))
@@ -586,6 +617,11 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
     if not odd.any() and not few_enough([
             PIECE_LABELS if left_out[i] else choices(reread, int(i))
             for i in np.flatnonzero(unsure | left_out)]):
+        if not (unsure & ~mirrored).any():
+            raise GlareOverlap(
+                f"a lamp is mirrored in the glossy tops at {_names(size, mirrored)}: they "
+                "look like the sheet, and a piece of either set there would look the same; "
+                "move or dim the lamp, or use pieces with matt tops")
         raise CalibrationFailed(
             f"the pieces are read rightly but not surely (at {_names(size, unsure)}): "
             f"{_alike(reread, unsure)} look too much alike in this light; use pieces that "
@@ -822,14 +858,18 @@ class _StartCheck(NamedTuple):
 
 def _check_start_position(config: VisionConfig, features: np.ndarray, expected: np.ndarray,
                           size: int, contrast: SetContrast | None, rims: np.ndarray,
-                          palette_fits: np.ndarray, tolerant: bool) -> _StartCheck:
+                          palette_fits: np.ndarray, tolerant: bool,
+                          lamp_tops: np.ndarray) -> _StartCheck:
     """Raise CalibrationFailed unless every point of ``features`` looks like its label of the
     start position ``expected``; ``contrast`` is the sets' contrast learned from them,
     ``rims`` their rims (``BoardSamples.rim_relative``), ``palette_fits`` the points whose
     pixels fit their own set's palette (``vision.palette.own_set_fits``). ``tolerant`` lets a
     glossy top the glare moved part of the way to the other set pass, one mirroring the lamp
-    whole, or a printed one whose palette is its set's."""
-    medians = np.stack([np.median(features[expected == i, i], axis=0)
+    whole, or a printed one whose palette is its set's. ``lamp_tops`` (points,) are tops
+    mirroring the lamp of a set whose other tops show its own colour
+    (``vision.mirror_spot.lamp_split``): they say nothing of their set's colour, and are
+    taken as mirroring the lamp whole."""
+    medians = np.stack([np.median(features[(expected == i) & ~lamp_tops, i], axis=0)
                         for i in range(len(LABELS))])
     empty, red, black = (LABELS.index(label) for label in
                          (PointLabel.EMPTY, PointLabel.RED, PointLabel.BLACK))
@@ -897,8 +937,9 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
     # A glossy top mirroring the lamp whole looks like paper, but hides the cross; a dark
     # one looks like the pale set, but keeps its dark rim. (One the glare moved only part
     # of the way passed above: it teaches how far the glare reaches.)
-    mirrored = tolerant & odd & (mirrored_whole(features, expected, nearest)
-                                 | _pale_looking_dark(medians, rims, expected, nearest))
+    mirrored = lamp_tops | (tolerant & odd & (
+        mirrored_whole(features, expected, nearest)
+        | _pale_looking_dark(medians, rims, expected, nearest)))
     odd &= ~mirrored
     # A printed top off its point shows more or less of its print; the colours it is made
     # of still say which set it is (a missing piece's or another set's do not). Whether it
@@ -1009,7 +1050,8 @@ def _calibration_from_json(data: object) -> Calibration:
                        piece_height, paper_chroma, _top_patterns(data.get("top_patterns", {})),
                        contrast, reach, rims, mirrors, shadows, palette,
                        _points_named(data, "printed_points", size),
-                       _pale_mirrors(data.get("pale_mirrors", {}), size), piece_height_given)
+                       _pale_mirrors(data.get("pale_mirrors", {}), size), piece_height_given,
+                       _lamp_sets(data.get("lamp_sets", [])))
 
 
 def _points_named(data: dict[str, object], key: str, size: int) -> frozenset[Point]:
@@ -1027,6 +1069,13 @@ def _pale_mirrors(data: object, size: int) -> dict[Point, float]:
             for name, level in data.items()):
         raise ValueError(f"bad pale mirrors {data!r}")
     return {parse_point(name, size): float(level) for name, level in data.items()}
+
+
+def _lamp_sets(data: object) -> frozenset[PointLabel]:
+    if not isinstance(data, list) or not all(
+            isinstance(key, str) and key in PIECE_LABEL_OF for key in data):
+        raise ValueError(f"bad lamp sets {data!r}")
+    return frozenset(PIECE_LABEL_OF[key] for key in data)
 
 
 def _top_patterns(data: object) -> dict[PointLabel, tuple[float, float, float]]:

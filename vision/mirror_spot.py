@@ -12,6 +12,16 @@ Decisions:
   set's pieces that look like a pale set but keep their dark rims (``vision.rims``;
   ``vision.calibrate`` finds those). The calibration keeps those points
   (``Calibration.mirror_points``).
+- A glossy red or black set may show both in the start position: tops under the
+  reflection, of the paper's colour and brighter, and tops beside them of the set's own
+  colour (``lamp_split``). Where most of its tops mirror the lamp, the set's median would
+  be the lamp's colour, and a top of the other set mirroring it would be read as this set,
+  surely (a Blender render under a wide lens, seed 2101: three black tops read as red).
+  The set's colour is learned from its own-coloured tops, and the mirrored ones are kept
+  as mirror points. Where that leaves more doubtful points than a frame may have, the set
+  is learned with them but kept as a lamp set (``Calibration.lamp_sets``): a top read as
+  it that mirrors the lamp may be of either set. A start position that is then too
+  doubtful to read is refused, and calibration says the lamp is mirrored in the tops.
 - In a frame, a point within ``SPOT_REACH`` steps of one of them that hides its cross, and
   has no choices or bare paper among them, may hold a piece of either set, never nothing
   (bare paper shows its cross): the reader makes it doubtful with both sets as its
@@ -112,6 +122,38 @@ def mirrors_lamp(middle_relative: np.ndarray) -> np.ndarray:
     brightness = channel_mean(middle_relative)
     chroma = channel_norm(middle_relative - brightness[:, None])
     result: np.ndarray = (brightness > MIRROR_BRIGHTER) & (chroma < MIRROR_CHROMA)
+    return result
+
+
+OWN_COLOUR_GAP = 1.0
+"""Least distance (log colour) from the paper's of a top showing its own set's colour beside
+tops of the set that mirror the lamp (``lamp_split``). On eleven Blender seeds, white,
+cream and shell sets beside their tops mirroring a lamp had at most one top that far from
+the paper (a shadowed one); red and black glossy sets under ceiling and pendant lamps and
+wide lenses had two to eleven, at 1.2 to 3.8."""
+OWN_COLOUR_TOPS = 2
+"""Least number of a set's start tops at ``OWN_COLOUR_GAP`` that say its colour is not the
+lamp's."""
+
+
+def lamp_split(features: np.ndarray, middle_relative: np.ndarray, expected: np.ndarray
+               ) -> np.ndarray:
+    """(points,) the start position's tops that mirror the lamp (``mirrors_lamp``) of a set
+    whose other tops plainly show a colour of their own (``OWN_COLOUR_TOPS`` of them at
+    ``OWN_COLOUR_GAP`` from the paper's): a glossy set, red or black, whose tops under the
+    lamp's reflection look like paper. Where more than half of its tops do, the median of
+    the set is the lamp's colour, and a top of the other set mirroring the lamp would be
+    read as this set, surely. ``features`` as ``BoardSamples.features``; ``expected`` the
+    start position's label indices."""
+    lamp = mirrors_lamp(middle_relative)
+    result = np.zeros(len(expected), bool)
+    for index in range(len(LABELS)):
+        if index == _EMPTY:
+            continue
+        own = expected == index
+        gaps = np.linalg.norm(features[own, index, :3], axis=1)
+        if (gaps > OWN_COLOUR_GAP).sum() >= OWN_COLOUR_TOPS:
+            result |= own & lamp
     return result
 
 

@@ -264,6 +264,8 @@ class BoardReader:
         self._mirror_spot = spot(self._layout.point_grid,
                                  [point in calibration.mirror_points
                                   for point in self._model.points])
+        self._lamp_set = np.array([label in calibration.lamp_sets for label in LABELS])
+        """Whether each label is a set whose colour was learned with tops mirroring a lamp."""
         self._pale_mirror_levels = np.array([calibration.pale_mirrors.get(point, -np.inf)
                                              for point in self._model.points])
         # How dark a bare point showing its lines may be: as dark as any room's shadows, or
@@ -609,10 +611,13 @@ class BoardReader:
         paper round it, and of its colour (``vision.mirror_spot.mirrors_lamp``): only a
         mirror of the lamp is, and a glossy top of either set mirrors it alike; and a piece
         read as a pale set where a pale top mirrored the lamp at calibration, plainly dimmer
-        than that top was: a dark glossy top mirrors the lamp there over a dark body.
+        than that top was: a dark glossy top mirrors the lamp there over a dark body. A set
+        whose colour was learned with tops mirroring the lamp (``Calibration.lamp_sets``)
+        is no pale set here: a top read as it that mirrors the lamp may be of either set.
         ``pale`` says which points are read as a pale set.
         """
         assert samples.middle_relative is not None
+        pale = pale & ~self._lamp_set[labels]
         dark = (labels != _EMPTY) & ~pale
         mirroring = np.where(pale, dimmer_than_pale_mirror(self._pale_mirror_levels,
                                                            samples.middle_relative),

@@ -182,9 +182,13 @@ def test_a_black_top_mirroring_the_lamp_where_red_tops_did_is_never_read_as_red(
         cv2.imread(str(ROOMS / "mirrored-reds-wide-frame.jpg")))
     assert frame.reading is None
     assert frame.fitting([truth]) == truth
+    # Without the sets' contrast it is doubtful too, now that the red set is learned
+    # without its six start tops that mirror the lamp (vision.mirror_spot.lamp_split): it
+    # once read a wrong board.
     without = BoardReader(replace(calibration, set_contrast=None), config).read(
         cv2.imread(str(ROOMS / "mirrored-reds-wide-frame.jpg")))
-    assert without.reading not in (None, truth)
+    assert without.reading is None
+    assert without.fitting([truth]) == truth
 
 
 def test_a_piece_both_the_palette_and_the_excess_put_in_its_set_is_read(

@@ -378,8 +378,11 @@ class BoardReader:
                 # On five render sets no disputed piece whose pixels plainly fit the set
                 # read was of the other set (the nearest fell 1.6 per pixel short).
                 contested &= palette_says != result.labels
+            # (Not a top whose rim all round is surely dark: a lamp greys a dark top's face
+            # towards the pale set's, excess and all, never its rim.)
             result = replace(result, confidences=np.where(
-                contested, np.minimum(result.confidences, DISPUTED), result.confidences))
+                contested & ~dark_by_rim, np.minimum(result.confidences, DISPUTED),
+                result.confidences))
         pale_sets = pale_labels(self.config, self.colours)
         # Where the point shows its lines on the paper (a bare point, maybe in a shadow).
         showing_lines = lines_on_paper(self.config, self.colours, samples.features,

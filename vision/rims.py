@@ -22,9 +22,10 @@ Decisions:
   doubtful (below).
 - A top whose rim all round lies ``ROUND_SURE`` below that floor is of the dark set,
   whatever it was read as, and nothing that looks pale about it (its pixels, its median,
-  its paper colour) makes it doubtful: no pale top's rim lay that dark on eight Blender
-  seeds. Read as the dark set unsurely, it is sure of it where it hides its cross: bare
-  paper in a shadow is dark all round too, but shows its lines.
+  its paper colour, its excess over the sets' contrast) makes it doubtful: no pale top's
+  rim lay that dark on eight Blender seeds. Read as the dark set unsurely, it is sure of
+  it where it hides its cross: bare paper in a shadow is dark all round too, but shows
+  its lines.
 - In a frame, a piece read as the pale set whose rim lies below that floor is of the dark
   set where the start position showed glossy tops mirroring a lamp whole
   (``Calibration.mirror_points``): there a dark top mirrors it whole. On eleven render

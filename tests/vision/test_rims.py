@@ -226,6 +226,11 @@ def test_a_dark_set_that_looks_pale_only_by_mirroring_a_lamp_is_refused(
     # rim, left doubtful as the palette disagreed. Its rim all round lies far below any
     # white top's; the palette sees only its face, which mirrors the lamp.
     ("white-pixels-black-rim-pendant", "4r1/br1bb1/3bbr/3rrr/3rr1/b1br1b"),
+    # Cream and brown pieces under a ceiling lamp (a Blender render, seed 2101): the lamp
+    # greys the brown tops on b1, c1 and e1 half way to the cream set, their excess too,
+    # and the sets' contrast disputed them: doubtful between the sets, though their rims
+    # all round lie far below any cream top's.
+    ("brown-disputed-ceiling", "rb2br/1r1brb/1rbrr1/1rr3/1brrbb/rbb1b1"),
 ])
 def test_a_dark_top_that_looks_pale_or_unsure_is_told_by_its_rim(
         room_reading: Callable[[str], FrameReading], room: str, board: str) -> None:

@@ -179,6 +179,17 @@ def test_a_bare_point_read_unsurely_that_shows_its_lines_on_clear_paper_is_bare(
     assert frame.reading == BoardReading.parse("3r1r/1r3r/1r4/r1r2b/6/6")
 
 
+def test_a_bare_point_whose_every_arm_shows_plainly_is_bare_whatever_shadow_its_disc_holds(
+        room_reading: Callable[[str], FrameReading]) -> None:
+    # Printed pieces under a low lamp (a Blender render, seed 2001): the long blue shadows
+    # of the black pieces beside them reach into the discs of the bare points f5 and c6.
+    # Those dark pixels look like the black set's, and the colours read both points bare,
+    # but not surely: the frame waited. Every arm of their crosses shows plainly, which no
+    # piece on them would allow.
+    frame = room_reading("shadow-edges-on-bare-low-lamp")
+    assert frame.reading == BoardReading.parse("1b1b1b/4b1/3bb1/3b2/4b1/6")
+
+
 def test_printed_pieces_between_deep_shadows_calibrate_at_the_paper_s_height(
         config: VisionConfig) -> None:
     # Printed pieces under a low lamp (a Blender render), read at the paper's height: the

@@ -431,13 +431,15 @@ class BoardReader:
         # A point read as bare, unsurely, that shows its whole cross with the paper's colour
         # and has no piece's pixels in its disc is bare paper, maybe in a shadow the start
         # position did not show: a piece there would hide some of its cross or its paper.
-        # So is one whose every arm shows plainly, whatever dark pixels its disc holds (a
-        # low lamp's shadow, a neighbour's edge between its arms): on thirteen Blender seeds
+        # So is one whose every arm shows plainly, whatever its disc holds (a low lamp's
+        # shadow, a neighbour's edge between its arms) and whatever colour it has against
+        # the paper round it (a point the lamp lights between the pieces' shadows): on
+        # thirteen Blender seeds
         # and the room renderer's full set, the points holding a piece that were read as bare
         # showed their faintest arm at 0.16 at most (CROSS_FULL is 0.3).
-        plainly_bare = ((result.labels == _EMPTY) & showing_lines
-                        & ((covering.share <= self.config.bare_piece_share)
-                           | (samples.faintest_arm >= CROSS_FULL)))
+        plainly_bare = (result.labels == _EMPTY) & (
+            (showing_lines & (covering.share <= self.config.bare_piece_share))
+            | (samples.faintest_arm >= CROSS_FULL))
         result = replace(result, confidences=np.where(
             plainly_bare, np.maximum(result.confidences, self.config.confident),
             result.confidences))

@@ -179,15 +179,22 @@ def test_a_bare_point_read_unsurely_that_shows_its_lines_on_clear_paper_is_bare(
     assert frame.reading == BoardReading.parse("3r1r/1r3r/1r4/r1r2b/6/6")
 
 
-def test_a_bare_point_whose_every_arm_shows_plainly_is_bare_whatever_shadow_its_disc_holds(
-        room_reading: Callable[[str], FrameReading]) -> None:
+@pytest.mark.parametrize(("room", "board"), [
     # Printed pieces under a low lamp (a Blender render, seed 2001): the long blue shadows
     # of the black pieces beside them reach into the discs of the bare points f5 and c6.
     # Those dark pixels look like the black set's, and the colours read both points bare,
-    # but not surely: the frame waited. Every arm of their crosses shows plainly, which no
-    # piece on them would allow.
-    frame = room_reading("shadow-edges-on-bare-low-lamp")
-    assert frame.reading == BoardReading.parse("1b1b1b/4b1/3bb1/3b2/4b1/6")
+    # but not surely: the frame waited.
+    ("shadow-edges-on-bare-low-lamp", "1b1b1b/4b1/3bb1/3b2/4b1/6"),
+    # Red and black pieces under a low lamp (seed 1301): the lamp lights the bare point b6,
+    # while the pieces' shadows cover the paper round it. Judged against that paper, the
+    # point looked far brighter and redder than bare paper or any piece: nothing was known
+    # of it, and the game could not read the frame either.
+    ("lit-bare-between-shadows-low-lamp", "r1bbb1/1r1rr1/1r4/2rr2/2rbbb/rbb2r"),
+])
+def test_a_bare_point_whose_every_arm_shows_plainly_is_bare_whatever_its_disc_holds(
+        room_reading: Callable[[str], FrameReading], room: str, board: str) -> None:
+    # Every arm of their crosses shows plainly, which no piece on them would allow.
+    assert room_reading(room).reading == BoardReading.parse(board)
 
 
 def test_printed_pieces_between_deep_shadows_calibrate_at_the_paper_s_height(

@@ -434,9 +434,9 @@ class BoardReader:
         # So is one whose every arm shows plainly, whatever its disc holds (a low lamp's
         # shadow, a neighbour's edge between its arms) and whatever colour it has against
         # the paper round it (a point the lamp lights between the pieces' shadows): on
-        # thirteen Blender seeds
-        # and the room renderer's full set, the points holding a piece that were read as bare
-        # showed their faintest arm at 0.16 at most (CROSS_FULL is 0.3).
+        # thirteen Blender seeds and the room renderer's full set, the points holding a
+        # piece that were read as bare showed their faintest arm at 0.16 at most
+        # (CROSS_FULL is 0.3).
         plainly_bare = (result.labels == _EMPTY) & (
             (showing_lines & (covering.share <= self.config.bare_piece_share))
             | (samples.faintest_arm >= CROSS_FULL))

@@ -421,10 +421,7 @@ def _check_read_as_start(config: VisionConfig, calibration: Calibration,
                                 f"{_names(calibration.size, mask)}){hint}")
     if calibration.lamp_sets and frame.paper_clear:
         sets = " and ".join(sorted(label.name.lower() for label in calibration.lamp_sets))
-        raise GlareOverlap(
-            f"a lamp is mirrored in the glossy {sets} tops: they look like the sheet, and a "
-            "piece of either set there would look the same; move or dim the lamp, or use "
-            "pieces with matt tops")
+        raise GlareOverlap(_lamp_mirrored(f"the glossy {sets} tops"))
     if not frame.paper_clear:
         raise CalibrationFailed(
             "something covers the board in the calibration image, or its light makes the "
@@ -532,8 +529,12 @@ def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np
     discs = [wide, frozenset()] if wide else [frozenset()]
     assert samples.middle_relative is not None
     split = lamp_split(samples.features, samples.middle_relative, expected)
+    # (The tops left out of their set's colour, and the lamp sets kept.)
+    ways = [(split, frozenset[PointLabel]())]
+    if split.any():
+        ways.append((np.zeros_like(split), frozenset(LABELS[i] for i in expected[split])))
     failures: list[CalibrationFailed] = []
-    for lamp_tops in (split, np.zeros_like(split)) if split.any() else (split,):
+    for lamp_tops, lamp_sets in ways:
         failure: CalibrationFailed | None = None
         for tolerant, glared_left_out in ((False, False), (True, False), (True, True)):
             for disc in discs:
@@ -547,8 +548,7 @@ def _learn_any(config: VisionConfig, size: int, samples: BoardSamples, cover: np
                     if not tolerant:
                         failure = error
                     continue
-                return learned if lamp_tops is split else learned._replace(
-                    lamp_sets=frozenset(LABELS[i] for i in expected[split]))
+                return learned._replace(lamp_sets=lamp_sets)
         assert failure is not None
         failures.append(failure)
     raise failures[-1]
@@ -618,10 +618,7 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
             PIECE_LABELS if left_out[i] else choices(reread, int(i))
             for i in np.flatnonzero(unsure | left_out)]):
         if not (unsure & ~mirrored).any():
-            raise GlareOverlap(
-                f"a lamp is mirrored in the glossy tops at {_names(size, mirrored)}: they "
-                "look like the sheet, and a piece of either set there would look the same; "
-                "move or dim the lamp, or use pieces with matt tops")
+            raise GlareOverlap(_lamp_mirrored(f"the glossy tops at {_names(size, mirrored)}"))
         raise CalibrationFailed(
             f"the pieces are read rightly but not surely (at {_names(size, unsure)}): "
             f"{_alike(reread, unsure)} look too much alike in this light; use pieces that "
@@ -798,6 +795,13 @@ def _parallax(model: BoardModel, camera: CameraModel, height: float) -> float:
                                        - camera.project_sheet(points), axis=1), 0.9)
     pitch = np.linalg.norm(camera.project_sheet(points[1:2]) - camera.project_sheet(points[:1]))
     return float(shift / pitch)
+
+
+def _lamp_mirrored(tops: str) -> str:
+    """The refusal of a start position whose ``tops`` (in words) mirror a lamp whole."""
+    return (f"a lamp is mirrored in {tops}: they look like the sheet, and a piece of either "
+            "set there would look the same; move or dim the lamp, or use pieces with matt "
+            "tops")
 
 
 def _alike(result: Classification, unsure: np.ndarray) -> str:

@@ -197,6 +197,17 @@ def test_a_bare_point_whose_every_arm_shows_plainly_is_bare_whatever_its_disc_ho
     assert room_reading(room).reading == BoardReading.parse(board)
 
 
+def test_a_low_lamp_s_shadows_the_colour_of_the_black_set_are_no_sleeve(
+        room_reading: Callable[[str], FrameReading]) -> None:
+    # Red and black glossy pieces under a low warm lamp (a Blender render, seed 1501): the
+    # black set's colour is the room's cooler light, the light that fills the pieces' long
+    # shadows, and the paper in them leaned towards it. The frame was taken for covered by
+    # a dark sleeve, though no shadow in it was deeper than the start position's.
+    frame = room_reading("black-shadows-low-lamp")
+    assert frame.paper_clear
+    assert frame.reading == BoardReading.parse("2rb1r/bb1b2/1rb3/1b3r/rb1b1b/3bbb")
+
+
 def test_printed_pieces_between_deep_shadows_calibrate_at_the_paper_s_height(
         config: VisionConfig) -> None:
     # Printed pieces under a low lamp (a Blender render), read at the paper's height: the

@@ -36,7 +36,9 @@ Decisions:
   and of its colour, mirrors the lamp: the reader gives it both sets as its choices
   (``BoardReader._mirroring``). The start position may show one set's tops
   mirroring there, and the colours learned from it then reach that far for that set; a top
-  of the other set mirrors the lamp alike.
+  of the other set mirrors the lamp alike. In the spot, a dark set's top as bright as the
+  paper already mirrors it (``SPOT_BRIGHTER``): the start position showed the reflection
+  falling there.
 """
 
 from __future__ import annotations
@@ -65,6 +67,17 @@ MIRROR_BRIGHTER = 0.05
 the brightest thing on the board that does not. Physically based renders of glossy red and
 black sets under wide lenses showed black tops 0.13 brighter than the paper where the start
 position's black pieces mirrored the lamp, and a red top there read as black, surely."""
+SPOT_BRIGHTER = -0.05
+"""How much brighter than the paper round it (log) a top of a dark set must be to mirror the
+lamp in the spot, where the start position showed tops mirroring it whole (``spot``): as
+bright as the paper, a little less. There the same reflection falls on every top, and a top
+a little off the point, or in a frame a little darker, mirrors it a little dimmer. A Blender
+render under a ceiling lamp (seed 2601) read a red top there as black, surely: its face
+mirrored the lamp 0.04 brighter than the paper, where the black top of the start position
+had mirrored it 0.05 brighter, and the black set, learned from tops half mirroring it, had
+the colour of none. On sixteen Blender seeds and the room renderer's full set, this leaves
+two hand-free frames doubtful that were read (their tops might as well have been of the
+other set), and changes no other frame."""
 MIRROR_CHROMA = 0.1
 """Most chroma (log, relative to the paper round it) of a top mirroring the lamp: it has the
 colour of the paper the lamp lights (those renders: 0.03 to 0.04). A wooden top a low lamp
@@ -116,12 +129,14 @@ def hides_cross(features: np.ndarray, bare: float) -> np.ndarray:
     return result
 
 
-def mirrors_lamp(middle_relative: np.ndarray) -> np.ndarray:
-    """(points,) tops brighter than the paper round them by more than MIRROR_BRIGHTER, of its
-    colour (within MIRROR_CHROMA); ``middle_relative`` as ``BoardSamples.middle_relative``."""
+def mirrors_lamp(middle_relative: np.ndarray, brighter: float | np.ndarray = MIRROR_BRIGHTER
+                 ) -> np.ndarray:
+    """(points,) tops brighter than the paper round them by more than ``brighter``
+    (MIRROR_BRIGHTER unless given, per point or for all), of its colour (within
+    MIRROR_CHROMA); ``middle_relative`` as ``BoardSamples.middle_relative``."""
     brightness = channel_mean(middle_relative)
     chroma = channel_norm(middle_relative - brightness[:, None])
-    result: np.ndarray = (brightness > MIRROR_BRIGHTER) & (chroma < MIRROR_CHROMA)
+    result: np.ndarray = (brightness > brighter) & (chroma < MIRROR_CHROMA)
     return result
 
 

@@ -50,6 +50,8 @@ from vision.errors import BadImage
 from vision.glare_reach import glared_from
 from vision.locate import BoardLocator, LocationStatus
 from vision.mirror_spot import (
+    MIRROR_BRIGHTER,
+    SPOT_BRIGHTER,
     dimmer_than_pale_mirror,
     hides_cross,
     mirror_choices,
@@ -264,6 +266,9 @@ class BoardReader:
         self._mirror_spot = spot(self._layout.point_grid,
                                  [point in calibration.mirror_points
                                   for point in self._model.points])
+        # How much brighter than the paper a dark set's top must be to mirror the lamp: in
+        # the spot, as bright as the paper is enough (see vision.mirror_spot.SPOT_BRIGHTER).
+        self._mirror_brighter = np.where(self._mirror_spot, SPOT_BRIGHTER, MIRROR_BRIGHTER)
         self._lamp_set = np.array([label in calibration.lamp_sets for label in LABELS])
         """Whether each label is a set whose colour was learned with tops mirroring a lamp."""
         self._pale_mirror_levels = np.array([calibration.pale_mirrors.get(point, -np.inf)
@@ -631,7 +636,7 @@ class BoardReader:
         dark = (labels != _EMPTY) & ~pale
         mirroring = np.where(pale, dimmer_than_pale_mirror(self._pale_mirror_levels,
                                                            samples.middle_relative),
-                             dark & mirrors_lamp(samples.middle_relative))
+                             dark & mirrors_lamp(samples.middle_relative, self._mirror_brighter))
         result = np.where(mirroring, _OTHER_SET[labels], labels)
         if self.calibration.glare_reach:
             glossy = glared_from(self.calibration.glare_reach, self.colours.means,

@@ -873,6 +873,12 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
     mirroring the lamp of a set whose other tops show its own colour
     (``vision.mirror_spot.lamp_split``): they say nothing of their set's colour, and are
     taken as mirroring the lamp whole."""
+    if _faint_lines_hint(features, expected):
+        # Bare paper is told from a piece of its colour by the cross the piece hides; where
+        # the bare points hide theirs too (a spotlight burning the sheet white), every point
+        # of the paper's colour would look bare to the reader, a washed-out piece too.
+        raise CalibrationFailed("the image does not show the start position's bare points "
+                                f"clearly{_faint_lines_hint(features, expected)}")
     medians = np.stack([np.median(features[(expected == i) & ~lamp_tops, i], axis=0)
                         for i in range(len(LABELS))])
     empty, red, black = (LABELS.index(label) for label in

@@ -73,13 +73,15 @@ def test_paper_warmer_in_a_spotlight_is_not_taken_for_a_sleeve(
 def test_a_start_image_whose_lines_a_spotlight_burnt_white_says_so(
         config: VisionConfig) -> None:
     # The spotlight's cone overexposes the middle of the sheet: its lines do not show, and
-    # the refusal says what to change rather than only which points look odd. (Read at the
-    # paper, as given here, the sets look alike; at the heights tried when none is given,
-    # they do not, and the start position calibrates.)
+    # the refusal says what to change rather than only which points look odd. At whatever
+    # height the tops are read: the start position's bare points hide their crosses as the
+    # pieces do, and a piece the light washes out to the paper's colour would be read as
+    # bare (the room renderer, seed 4949: seven red tops in one frame, surely).
     image = cv2.imread(str(ROOMS / "spotlight-burnt-start.jpg"))
-    with pytest.raises(CalibrationFailed, match="printed lines hardly show: dim or move the lamp"):
-        calibrate(config, image, piece_height=0.0)
-    assert calibrate(config, image).piece_height > 0
+    for height in (0.0, None):
+        with pytest.raises(CalibrationFailed,
+                           match="printed lines hardly show: dim or move the lamp"):
+            calibrate(config, image, piece_height=height)
 
 
 def test_a_white_top_whose_lines_show_farther_across_is_read_from_the_game(

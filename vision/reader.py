@@ -51,6 +51,7 @@ from vision.glare_reach import glared_from
 from vision.locate import BoardLocator, LocationStatus
 from vision.mirror_spot import (
     MIRROR_BRIGHTER,
+    MIRROR_CHROMA,
     SPOT_BRIGHTER,
     dimmer_than_pale_mirror,
     hides_cross,
@@ -353,7 +354,7 @@ class BoardReader:
             overruled_sure = overruling != result.labels
             result = _relabelled(result, overruling, self.config.confident)
         # A top read as the pale set whose rim is a dark one's is a dark one mirroring a lamp.
-        by_rims, dark_by_rim = self._dark_mirroring_lamp(samples, result.labels)
+        by_rims, dark_by_rim = self._dark_mirroring_lamp(samples, result.labels, palette_says)
         # (dark_by_rim: the dark tops whose rims say so surely, whatever they were read as.)
         rim_told = (by_rims != result.labels) | dark_by_rim
         result = _relabelled(result, by_rims, self.config.confident)
@@ -654,7 +655,8 @@ class BoardReader:
             result = np.where(dark & (result == labels), LABELS.index(rims.dark), result)
         return result
 
-    def _dark_mirroring_lamp(self, samples: BoardSamples, labels: np.ndarray
+    def _dark_mirroring_lamp(self, samples: BoardSamples, labels: np.ndarray,
+                             palette_says: np.ndarray | None
                              ) -> tuple[np.ndarray, np.ndarray]:
         """``labels``, with each top read as the pale set whose rim is a dark set's
         (``vision.rims``) read as the dark set: a dark top mirroring a lamp. That is one
@@ -662,12 +664,26 @@ class BoardReader:
         start position showed glossy tops mirroring a lamp whole
         (``Calibration.mirror_points``), one whose rim's darkest part lies below its floor.
         Elsewhere the rim only makes such a top doubtful (``_mirroring``). Also the tops
-        of either set the first says are dark (``vision.rims.surely_dark``)."""
+        of either set the first says are dark (``vision.rims.surely_dark``).
+
+        But not a top with a colour of its own that its pixels plainly say is the pale
+        set's (``palette_says``, as ``vision.palette.verdicts``): a mirror of the lamp has
+        the paper's colour (``vision.mirror_spot.MIRROR_CHROMA``). Seen 37 degrees off
+        the vertical, a light wooden top's shaded side, its long shadow and a dark piece
+        beside it made its rim dark all round, and it was read as dark wood, surely (the
+        room renderer, seed 4949), though its colour lay 0.02 from light wood's and 0.32
+        from the paper's, and its pixels favoured light wood's palette by 5 per pixel.
+        """
         rims = self.calibration.rim_check
         if rims is None:
             return labels, np.zeros(len(labels), bool)
         assert samples.rim_relative is not None and samples.round_relative is not None
         surely = surely_dark(rims, samples.round_relative, labels)
+        if palette_says is not None:
+            pale = LABELS.index(rims.pale)
+            colour = samples.features[:, pale, :3]
+            coloured = channel_norm(colour - channel_mean(colour)[:, None]) >= MIRROR_CHROMA
+            surely &= ~((palette_says == pale) & coloured)
         dark = surely.copy()
         if self.calibration.mirror_points:
             dark |= dark_rimmed(rims, samples.rim_relative, labels)

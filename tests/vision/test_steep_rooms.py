@@ -143,3 +143,15 @@ def test_a_shell_hiding_some_arms_of_a_point_is_never_read_as_bare(
     assert set(frame.choices[frame.doubtful.index(hidden)]) == {PointLabel.EMPTY,
                                                                 PointLabel.RED}
     assert frame.fitting([truth]) == truth
+
+
+def test_a_light_wooden_top_whose_rim_its_shadows_darken_all_round_is_light_wood(
+        room_reading: Callable[[str], FrameReading]) -> None:
+    # Light and dark wooden pieces seen 37 degrees off the vertical (the room renderer, seed
+    # 4949). The light top on d3 has its own shaded side and long shadow on one side and a
+    # dark piece on another: its rim lay dark all round, far below any light top's at
+    # calibration, which is how a dark glossy top mirroring a lamp is told. It was read as
+    # dark wood, surely: a wrong board. Its face has light wood's colour, not the paper's
+    # that a mirror of the lamp has, and its pixels plainly fit light wood's palette.
+    frame = room_reading("light-wood-dark-round-steep")
+    assert frame.reading == BoardReading.parse("1b1rb1/6/6/r1brr1/3r2/6")

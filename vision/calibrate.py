@@ -383,6 +383,13 @@ def _calibrate_at(config: VisionConfig, image: np.ndarray, layout: SamplingLayou
     maps = view_maps(layout, model, camera, top)
     samples = sample_board(layout, image, maps, occupied)
     paper, shadows = _clear_paper(config, layout, samples, maps, occupied)
+    if _faint_lines(samples.features, expected):
+        # Bare paper is told from a piece of its colour by the cross the piece hides; where
+        # the bare points hide theirs too (a spotlight burning the sheet white), every point
+        # of the paper's colour would look bare to the reader, a washed-out piece too.
+        raise CalibrationFailed(
+            "the image does not show the start position's bare points clearly; the printed "
+            "lines hardly show: dim or move the lamp over the board, or focus the camera")
     learned = _learn_any(config, size, samples, maps.cover, expected,
                          wide_tops(samples, expected), _start_palette(samples, expected))
     calibration = Calibration(size, camera, learned.colours, stored, top,
@@ -622,12 +629,11 @@ def _learn(config: VisionConfig, size: int, samples: BoardSamples, cover: np.nda
         raise CalibrationFailed(
             f"the pieces are read rightly but not surely (at {_names(size, unsure)}): "
             f"{_alike(reread, unsure)} look too much alike in this light; use pieces that "
-            "differ more, or light the board more evenly"
-            f"{_faint_lines_hint(samples.features, expected)}")
+            "differ more, or light the board more evenly")
     if np.any(odd):
         raise CalibrationFailed(
             f"the image does not show the start position clearly (odd points: "
-            f"{_names(size, odd)}){_faint_lines_hint(samples.features, expected)}"
+            f"{_names(size, odd)})"
         )
     assert samples.round_relative is not None
     mirrored_set = mirrored_pale_set(colours.means, samples.round_relative, learning)
@@ -815,14 +821,12 @@ def _alike(result: Classification, unsure: np.ndarray) -> str:
     return f"the {piece.name.lower()} pieces and the sheet"
 
 
-def _faint_lines_hint(features: np.ndarray, expected: np.ndarray) -> str:
-    """A hint for a refused start position whose bare points show hardly any printed line:
-    a lamp burning the sheet white, or a picture out of focus, not the pieces' fault."""
+def _faint_lines(features: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether the start position ``expected``'s bare points show hardly any printed line
+    (``features`` as ``BoardSamples.features``): a lamp burning the sheet white, or a
+    picture out of focus, not the pieces' fault."""
     empty = LABELS.index(PointLabel.EMPTY)
-    if float(np.median(features[expected == empty, empty, 3])) >= FAINT_LINES:
-        return ""
-    return ("; the printed lines hardly show: dim or move the lamp over the board, or "
-            "focus the camera")
+    return float(np.median(features[expected == empty, empty, 3])) < FAINT_LINES
 
 
 def _other_set_hint(expected: np.ndarray, looked_like: np.ndarray) -> str:
@@ -873,12 +877,6 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
     mirroring the lamp of a set whose other tops show its own colour
     (``vision.mirror_spot.lamp_split``): they say nothing of their set's colour, and are
     taken as mirroring the lamp whole."""
-    if _faint_lines_hint(features, expected):
-        # Bare paper is told from a piece of its colour by the cross the piece hides; where
-        # the bare points hide theirs too (a spotlight burning the sheet white), every point
-        # of the paper's colour would look bare to the reader, a washed-out piece too.
-        raise CalibrationFailed("the image does not show the start position's bare points "
-                                f"clearly{_faint_lines_hint(features, expected)}")
     medians = np.stack([np.median(features[(expected == i) & ~lamp_tops, i], axis=0)
                         for i in range(len(LABELS))])
     empty, red, black = (LABELS.index(label) for label in
@@ -899,7 +897,6 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
         raise CalibrationFailed(
             "the two piece sets look alike to the camera: use pieces that differ more in "
             "colour or brightness (for example dark against light), or more light"
-            f"{_faint_lines_hint(features, expected)}"
         )
     # Each point must be nearer its own label's median than any other's, in colour and cross
     # more than in brightness: glossy pieces under a lamp differ most in how bright they are.
@@ -961,7 +958,6 @@ def _check_start_position(config: VisionConfig, features: np.ndarray, expected: 
         raise CalibrationFailed(
             f"the image does not show the start position (odd points: {_names(size, odd)})"
             f"{_other_set_hint(expected[odd], nearest[odd])}"
-            f"{_faint_lines_hint(features, expected)}"
         )
     return _StartCheck(np.where(unlike & ~mirrored & ~patterned, nearest, expected), mirrored,
                        patterned)

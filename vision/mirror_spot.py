@@ -129,14 +129,21 @@ def hides_cross(features: np.ndarray, bare: float) -> np.ndarray:
     return result
 
 
+def of_paper_chroma(relative: np.ndarray) -> np.ndarray:
+    """(points,) colours (log, relative to the paper round each point) within MIRROR_CHROMA
+    of the paper's, whatever their brightness: the colour a top mirroring the lamp has."""
+    brightness = channel_mean(relative)
+    result: np.ndarray = channel_norm(relative - brightness[:, None]) < MIRROR_CHROMA
+    return result
+
+
 def mirrors_lamp(middle_relative: np.ndarray, brighter: float | np.ndarray = MIRROR_BRIGHTER
                  ) -> np.ndarray:
     """(points,) tops brighter than the paper round them by more than ``brighter``
-    (MIRROR_BRIGHTER unless given, per point or for all), of its colour (within
-    MIRROR_CHROMA); ``middle_relative`` as ``BoardSamples.middle_relative``."""
-    brightness = channel_mean(middle_relative)
-    chroma = channel_norm(middle_relative - brightness[:, None])
-    result: np.ndarray = (brightness > brighter) & (chroma < MIRROR_CHROMA)
+    (MIRROR_BRIGHTER unless given, per point or for all), of its colour
+    (``of_paper_chroma``); ``middle_relative`` as ``BoardSamples.middle_relative``."""
+    result: np.ndarray = ((channel_mean(middle_relative) > brighter)
+                          & of_paper_chroma(middle_relative))
     return result
 
 

@@ -51,12 +51,12 @@ from vision.glare_reach import glared_from
 from vision.locate import BoardLocator, LocationStatus
 from vision.mirror_spot import (
     MIRROR_BRIGHTER,
-    MIRROR_CHROMA,
     SPOT_BRIGHTER,
     dimmer_than_pale_mirror,
     hides_cross,
     mirror_choices,
     mirrors_lamp,
+    of_paper_chroma,
     spot,
 )
 from vision.palette import (
@@ -668,7 +668,7 @@ class BoardReader:
 
         But not a top with a colour of its own that its pixels plainly say is the pale
         set's (``palette_says``, as ``vision.palette.verdicts``): a mirror of the lamp has
-        the paper's colour (``vision.mirror_spot.MIRROR_CHROMA``). Seen 37 degrees off
+        the paper's colour (``vision.mirror_spot.of_paper_chroma``). Seen 37 degrees off
         the vertical, a light wooden top's shaded side, its long shadow and a dark piece
         beside it made its rim dark all round, and it was read as dark wood, surely (the
         room renderer, seed 4949), though its colour lay 0.02 from light wood's and 0.32
@@ -681,9 +681,7 @@ class BoardReader:
         surely = surely_dark(rims, samples.round_relative, labels)
         if palette_says is not None:
             pale = LABELS.index(rims.pale)
-            colour = samples.features[:, pale, :3]
-            coloured = channel_norm(colour - channel_mean(colour)[:, None]) >= MIRROR_CHROMA
-            surely &= ~((palette_says == pale) & coloured)
+            surely &= ~((palette_says == pale) & ~of_paper_chroma(samples.features[:, pale, :3]))
         dark = surely.copy()
         if self.calibration.mirror_points:
             dark |= dark_rimmed(rims, samples.rim_relative, labels)

@@ -98,6 +98,7 @@ from vision.sampling import (
 )
 from vision.set_contrast import SetContrast, confirmed, learn_set_contrast, on_own_side
 from vision.shadows import ShadowReach, learn_shadow_reach
+from vision.surround import SheetSurround, take_surround
 
 FORMAT = "surakarta-calibration"
 VERSION = 2
@@ -211,6 +212,9 @@ class Calibration:
     """The piece sets some of whose start tops mirrored a lamp, learned with those tops as
     their colour had the lamp's: there a top of either set mirroring the lamp may be read
     as such a set, so it is doubtful between them (``vision.mirror_spot.lamp_split``)."""
+    surround: SheetSurround | None = None
+    """The sheet round the grid as the start position showed it: a hand reaching over the
+    board changes it (``vision.surround``). None in files written before it was kept."""
 
     @property
     def model(self) -> BoardModel:
@@ -257,6 +261,7 @@ class Calibration:
             "pale_mirrors": {point_name(point): round(level, 6)
                              for point, level in sorted(self.pale_mirrors.items())},
             "lamp_sets": sorted(label.value for label in self.lamp_sets),
+            "surround": None if self.surround is None else self.surround.to_json(),
         }
 
 
@@ -400,7 +405,7 @@ def _calibrate_at(config: VisionConfig, image: np.ndarray, layout: SamplingLayou
                               frozenset(model.points[i] for i in learned.printed_points),
                               {model.points[i]: level
                                for i, level in learned.pale_mirrors.items()}, given,
-                              learned.lamp_sets)
+                              learned.lamp_sets, take_surround(image, model, camera))
     _check_read_as_start(config, calibration, image)
     return calibration
 
@@ -1052,12 +1057,15 @@ def _calibration_from_json(data: object) -> Calibration:
     shadows = None if shadow_data is None else ShadowReach.from_json(shadow_data)
     palette_data = data.get("palette")
     palette = None if palette_data is None else Palette.from_json(palette_data)
+    surround_data = data.get("surround")
+    surround = None if surround_data is None else SheetSurround.from_json(
+        surround_data, board_model(size))
     return Calibration(size, camera, ColourModel.from_json(data["colours"]), corners,
                        piece_height, paper_chroma, _top_patterns(data.get("top_patterns", {})),
                        contrast, reach, rims, mirrors, shadows, palette,
                        _points_named(data, "printed_points", size),
                        _pale_mirrors(data.get("pale_mirrors", {}), size), piece_height_given,
-                       _lamp_sets(data.get("lamp_sets", [])))
+                       _lamp_sets(data.get("lamp_sets", [])), surround)
 
 
 def _points_named(data: dict[str, object], key: str, size: int) -> frozenset[Point]:

@@ -4,14 +4,15 @@ A :class:`FrameReading` always has a status; it carries a ``BoardReading`` only 
 the status is ``OK``, which needs the board located, every paper sample clear and
 every point confident. Anything else is ``DOUBTFUL`` (the paper is clear but a point
 or two fit no label well: a piece between two points, to be centred), ``OCCLUDED``
-(a hand, a shadow too deep to trust), ``NO_BOARD`` (no markers) or ``BOARD_MOVED``
-(the board or camera moved, or a board without markers cannot be found where it
-was). Per-point labels and confidences are kept even when the frame is not OK, for
-the debug image and for lighting the doubtful points.
+(a hand, a shadow too deep to trust, the sheet round the grid changed by an arm reaching
+in), ``NO_BOARD`` (no markers) or ``BOARD_MOVED`` (the board or camera moved, or a board
+without markers cannot be found where it was). Per-point labels and confidences are kept
+even when the frame is not OK, for the debug image and for lighting the doubtful points.
 
-The reader is the only stateful part: it keeps the locator's last place and the
-colour model, which it nudges towards every fully confident frame (slow light
-change). Stages stay functions of ``(config, ...)``.
+The reader is the only stateful part: it keeps the locator's last place, the colour
+model, which it nudges towards every fully confident frame (slow light change), and its
+view of the sheet round the grid, which it follows likewise (``vision.surround``). Stages
+stay functions of ``(config, ...)``.
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ from vision.sampling import (
 )
 from vision.set_contrast import DISPUTED, confirmed, disputed, on_own_side
 from vision.shadows import DEEPEST_MARGIN, shadowed_cells
+from vision.surround import SurroundMap, SurroundWatch, surround_map
 
 LIT_PAPER = 0.3
 """Most a point read as a piece of a set unlike the paper may be brighter (log) than the
@@ -238,6 +240,7 @@ class _PoseTables:
     maps: ViewMaps
     homography: np.ndarray
     image_points: np.ndarray
+    surround: SurroundMap
 
 
 class BoardReader:
@@ -261,6 +264,8 @@ class BoardReader:
                               else np.array(calibration.paper_chroma))
         self._last_occupied: np.ndarray | None = None
         """Points the last frame located read as holding a piece."""
+        self._surround = (None if calibration.surround is None
+                          else SurroundWatch.of(calibration.surround))
         self._top_patterns = np.zeros((len(LABELS), 3))
         for label, shift in calibration.top_patterns.items():
             self._top_patterns[LABELS.index(label)] = shift
@@ -412,6 +417,10 @@ class BoardReader:
         paper = check_paper(self.config, self._layout, samples, occupied,
                             maps.cover, pieces, coloured, self._paper_chroma,
                             self.calibration.shadow_reach, maps.edge_cover)
+        # A hand over the grid whose skin looks like the paper there still crosses the
+        # sheet round it on its way in.
+        clear = paper.is_clear and not (self._surround is not None
+                                        and self._surround.arm_over(frame, pose.surround))
         # A piece set down off its point covers part of this one: never read it as bare
         # surely. It may hold that piece, or be bare beside it (the game tells which). But
         # the dark pixels round a bare point that shows its lines plainly are a shadow's:
@@ -528,18 +537,20 @@ class BoardReader:
         choices = {i: () if flagged[i] else with_also(
                    (labels[i], LABELS[other[i]]) if second[i] else choices_of(result, i),
                    LABELS[besides[i]], PointLabel.EMPTY if bare_cross[i] else labels[i])
-                   for i in map(int, np.flatnonzero(unsure & paper.is_clear))}
+                   for i in map(int, np.flatnonzero(unsure & clear))}
         choices.update(self._in_mirror_spot(samples.features, result, choices))
         reading = None
         status = ReadStatus.OCCLUDED
-        if paper.is_clear and not unsure.any():
+        if clear and not unsure.any():
             reading = _board_reading(self._model.points, labels, self._model.size)
             # A top the palette told has the other set's colour: it would teach it wrongly.
             self._adapt(samples.features, np.where(told_by_palette, -1, result.labels))
+            if self._surround is not None:
+                self._surround.follow()
             status = ReadStatus.OK
-        elif paper.is_clear and few_enough(list(choices.values())):
+        elif clear and few_enough(list(choices.values())):
             status = ReadStatus.DOUBTFUL
-        if paper.uniform and paper.is_clear:
+        if paper.uniform and clear:
             # Follow the paper's colour as white balance drifts, from frames where it is plain
             # and all of it looks like paper: a hand coming in can swing the white balance
             # for as long as it is there, and the paper is judged against this colour after.
@@ -558,7 +569,7 @@ class BoardReader:
             image_points=pose.image_points,
             doubtful=tuple(points[i] for i in doubtful),
             choices=tuple(choices[i] for i in doubtful),
-            paper_clear=paper.is_clear,
+            paper_clear=clear,
             markers_seen=location.markers_seen,
         )
 
@@ -830,7 +841,8 @@ class BoardReader:
             centres = np.array([self._model.point_mm(p) for p in self._model.points])
             self._pose = _PoseTables(
                 camera, view_maps(self._layout, self._model, camera, height),
-                camera.homography(), camera.project_sheet(centres, height))
+                camera.homography(), camera.project_sheet(centres, height),
+                surround_map(self._model, camera))
         return self._pose
 
 

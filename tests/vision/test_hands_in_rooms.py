@@ -33,6 +33,13 @@ ROOMS = Path(__file__).parent / "data" / "rooms"
     # render): dark enough to be read as two black pieces, and the paper they cover beside
     # them, between the points and beyond the grid, as the edges of pieces set off them.
     ("shadowed-fingertips-wide", "2rb2/3b2/6/1b3b/6/1bb3"),
+    # Light skin under a warm lamp low beside the board, white-balanced by the camera: the
+    # hand has the paper's colour and brightness, and its fingers' shadows on bare points
+    # looked like black pieces (Blender renders). Its arm crosses the sheet round the grid,
+    # which the start position showed bare. Four fingers over the grid's corner:
+    ("paper-skin-low-lamp", "4b1/r5/r2b1r/2b3/6/1bb2b"),
+    # Fingers from the near side, the shadow of one on e1:
+    ("paper-skin-low-lamp-near", "b1b1r1/rr4/6/3rrr/b5/b4b"),
 ])
 def test_fingers_reaching_the_edge_from_outside_are_never_read(
         config: VisionConfig, room_calibration: Callable[[str], Calibration],
@@ -56,3 +63,4 @@ def test_a_hand_the_colour_of_the_paper_is_no_glossy_top(
     frame = reader.read(cv2.imread(str(ROOMS / "paper-skin-pendant-hand.jpg")))
     assert frame.reading is None and frame.status is ReadStatus.OCCLUDED
     assert frame.fitting([BoardReading.parse("6/1rrr1r/2r1r1/3rrr/3r2/2r3")]) is None
+

@@ -15,6 +15,7 @@ from controller.geometry import parse_point
 from controller.position import start_position
 from controller.reading import BoardReading
 from tests.vision.calibration_files import assert_kept_in_file
+from tests.vision.still import read_when_still
 from vision import palette as palette_module
 from vision import reader as reader_module
 from vision import set_contrast as set_contrast_module
@@ -306,8 +307,8 @@ def test_a_printed_top_read_as_bare_paper_in_a_shade_may_be_its_set(
     # looked like bare paper hiding little of its cross, surely enough to be read: a capture
     # nobody made. The colours the top is made of are red's, so it may be red.
     reader = BoardReader(room_calibration("printed-spotlight-start.jpg"), config)
-    frame = reader.read(_in_shade(cv2.imread(str(ROOMS / "printed-spotlight-frame.jpg")),
-                                  angle, 0.5))
+    frame = read_when_still(reader, _in_shade(
+        cv2.imread(str(ROOMS / "printed-spotlight-frame.jpg")), angle, 0.5))
     truth = BoardReading.parse("2r1rr/1br3/1bb3/rb1b1b/bb1rr1/3r2")
     c6 = parse_point("c6", 6)
     assert frame.reading is None or frame.reading == truth

@@ -265,7 +265,7 @@ class BoardReader:
         self._last_occupied: np.ndarray | None = None
         """Points the last frame located read as holding a piece."""
         self._surround = (None if calibration.surround is None
-                          else SurroundWatch.of(calibration.surround))
+                          else SurroundWatch.of(calibration.surround, self._model))
         self._top_patterns = np.zeros((len(LABELS), 3))
         for label, shift in calibration.top_patterns.items():
             self._top_patterns[LABELS.index(label)] = shift

@@ -78,14 +78,14 @@ DARK_FLOOR = 4.0
 
 @dataclass(frozen=True, slots=True)
 class SurroundMap:
-    """Where each pixel of the band's view is in one camera's image."""
+    """Where the band's pixels are in one camera's image."""
 
     map_x: np.ndarray
-    """(n * SUBSAMPLES, n * SUBSAMPLES) image x of each subsample (float32)."""
+    """(k, SUBSAMPLES**2) image x of each subsample of the band's k pixels (float32)."""
     map_y: np.ndarray
     """The same, image y."""
     seen: np.ndarray
-    """(n, n) the view pixels inside the image, on the sheet and in the band."""
+    """(k,) the band's pixels inside the image."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -139,17 +139,19 @@ def _positions(model: BoardModel, per_pixel: int) -> tuple[np.ndarray, np.ndarra
 
 
 def surround_map(model: BoardModel, camera: CameraModel) -> SurroundMap:
-    """The band's view in ``camera``'s image (worked out once per pose)."""
-    files, ranks = _positions(model, SUBSAMPLES)
+    """The band's pixels in ``camera``'s image (worked out once per pose)."""
+    side, per = view_side(model), SUBSAMPLES
+    files, ranks = (grid.reshape(side, per, side, per).transpose(0, 2, 1, 3)[_band(model)]
+                    for grid in _positions(model, per))
     sheet = np.column_stack([model.grid_left + files.ravel() * model.pitch,
                              model.grid_top + (model.size - 1 - ranks.ravel()) * model.pitch])
-    pixels = camera.project_sheet(sheet).astype(np.float32).reshape(*files.shape, 2)
+    pixels = camera.project_sheet(sheet).astype(np.float32)
     width, height = camera.image_size
-    inside = ((pixels[..., 0] >= 0) & (pixels[..., 0] <= width - 1)
-              & (pixels[..., 1] >= 0) & (pixels[..., 1] <= height - 1))
-    side = view_side(model)
-    whole = inside.reshape(side, SUBSAMPLES, side, SUBSAMPLES).all(axis=(1, 3))
-    return SurroundMap(pixels[..., 0], pixels[..., 1], whole & _band(model))
+    inside = ((pixels[:, 0] >= 0) & (pixels[:, 0] <= width - 1)
+              & (pixels[:, 1] >= 0) & (pixels[:, 1] <= height - 1))
+    count = len(files)
+    seen = np.asarray(inside.reshape(count, -1).all(axis=1))
+    return SurroundMap(pixels[:, 0].reshape(count, -1), pixels[:, 1].reshape(count, -1), seen)
 
 
 def _band(model: BoardModel) -> np.ndarray:
@@ -172,23 +174,29 @@ def _band(model: BoardModel) -> np.ndarray:
     return result
 
 
-def surround_view(frame: np.ndarray, where: SurroundMap) -> np.ndarray:
-    """(n, n, 3) uint8 view of the sheet round the grid in ``frame``."""
-    fine = cv2.remap(frame, where.map_x, where.map_y, cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REPLICATE)
-    side = where.seen.shape[0]
-    view: np.ndarray = cv2.resize(fine, (side, side), interpolation=cv2.INTER_AREA)
-    return view
+def surround_colours(frame: np.ndarray, where: SurroundMap) -> np.ndarray:
+    """(k, 3) BGR colours of the band's pixels in ``frame``, each its subsamples' mean."""
+    samples = cv2.remap(frame, where.map_x, where.map_y, cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE)
+    # (Each row is one pixel's subsamples: shrunk to one column, their mean.)
+    colours: np.ndarray = cv2.resize(samples, (1, len(where.seen)),
+                                     interpolation=cv2.INTER_AREA).reshape(-1, 3)
+    return colours
 
 
 def take_surround(frame: np.ndarray, model: BoardModel, camera: CameraModel) -> SheetSurround:
     """The band as ``frame`` (the start position) shows it."""
     where = surround_map(model, camera)
-    return SheetSurround(surround_view(frame, where), where.seen)
+    band = _band(model)
+    view = np.zeros((*band.shape, 3), np.uint8)
+    view[band] = surround_colours(frame, where)
+    seen = np.zeros(band.shape, bool)
+    seen[band] = where.seen
+    return SheetSurround(view, seen)
 
 
-def _logs(view: np.ndarray) -> np.ndarray:
-    logs: np.ndarray = np.log(view.astype(np.float32) + DARK_FLOOR)
+def _logs(colours: np.ndarray) -> np.ndarray:
+    logs: np.ndarray = np.log(colours.astype(np.float32) + DARK_FLOOR)
     return logs
 
 
@@ -197,37 +205,38 @@ class SurroundWatch:
     """Compares each frame's band with the start position's, following the light."""
 
     reference: np.ndarray
-    """(n, n, 3) log colours of the band as last seen plainly."""
+    """(k, 3) log colours of the band's pixels as last seen plainly."""
     seen: np.ndarray
-    """(n, n) the pixels of the reference seen."""
+    """(k,) the pixels of the reference seen."""
     _last: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     """The last frame's band compared: its log colours, the pixels seen, and the band's
     median change then (the light's)."""
     _still: int = 0
-    """How many frames in a row the band has been still."""
+    """How many frames in a row the band has been still, changed."""
 
     @staticmethod
-    def of(surround: SheetSurround) -> SurroundWatch:
+    def of(surround: SheetSurround, model: BoardModel) -> SurroundWatch:
         """A watch starting from the start position's band."""
-        return SurroundWatch(_logs(surround.view), surround.seen.copy())
+        band = _band(model)
+        return SurroundWatch(_logs(surround.view[band]), surround.seen[band])
 
     def arm_over(self, frame: np.ndarray, where: SurroundMap) -> bool:
         """Whether something came over the band since it was last seen plainly: a hand
         reaching in. A change that stays still for ``STILL_FRAMES`` frames is the light's,
         and is taken into the reference."""
-        logs = _logs(surround_view(frame, where))
+        logs = _logs(surround_colours(frame, where))
         previous, self._last = self._last, None
-        since_previous = None if previous is None else _compared(logs, where.seen,
-                                                                 *previous[:2])
-        still = since_previous is not None and since_previous[0] <= STILL_SHARE
-        self._still = self._still + 1 if still else 0
         compared = _compared(logs, where.seen, self.reference, self.seen)
         if compared is None:
+            self._still = 0
             return False
         share, light = compared
         self._last = logs, where.seen, light
         if share < ARM_SHARE:
+            self._still = 0
             return False
+        since = None if previous is None else _compared(logs, where.seen, *previous[:2])
+        self._still = self._still + 1 if since is not None and since[0] <= STILL_SHARE else 0
         if self._still < STILL_FRAMES:
             return True
         self.reference[where.seen] = logs[where.seen]

@@ -545,11 +545,13 @@ class BoardReader:
             reading = _board_reading(self._model.points, labels, self._model.size)
             # A top the palette told has the other set's colour: it would teach it wrongly.
             self._adapt(samples.features, np.where(told_by_palette, -1, result.labels))
-            if self._surround is not None:
-                self._surround.follow()
             status = ReadStatus.OK
         elif clear and few_enough(list(choices.values())):
             status = ReadStatus.DOUBTFUL
+        if self._surround is not None and status is not ReadStatus.OCCLUDED:
+            # No hand over the board (a doubtful point is a piece's doubt): the light on the
+            # sheet round it is followed.
+            self._surround.follow()
         if paper.uniform and clear:
             # Follow the paper's colour as white balance drifts, from frames where it is plain
             # and all of it looks like paper: a hand coming in can swing the white balance

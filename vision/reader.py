@@ -116,6 +116,9 @@ LOCAL_CROSS_GAIN = 1.5
 BoardReader._cross_at_local_level)."""
 LOCAL_CROSS_POINTS = 2
 """Least sure bare points within two steps for their level to count."""
+CORNER_SHARE = 0.5
+"""Least share of a corner point's disc whose pixels look like a piece for it to hold that
+piece, its lines showing (see ``BoardReader.read``)."""
 _EMPTY = LABELS.index(PointLabel.EMPTY)
 LABEL_OF_COLOUR = {Color.RED: PointLabel.RED, Color.BLACK: PointLabel.BLACK,
                    None: PointLabel.EMPTY}
@@ -269,6 +272,9 @@ class BoardReader:
         self._top_patterns = np.zeros((len(LABELS), 3))
         for label, shift in calibration.top_patterns.items():
             self._top_patterns[LABELS.index(label)] = shift
+        corners = self._model.corner_points()
+        self._corner = np.array([point in corners for point in self._model.points])
+        """Whether each point is one of the grid's corners."""
         self._mirror_spot = spot(self._layout.point_grid,
                                  [point in calibration.mirror_points
                                   for point in self._model.points])
@@ -437,6 +443,17 @@ class BoardReader:
             # 1.47.)
             own = palette_scores[np.arange(len(occupied)), covering.label]
             maybe_piece |= own - palette_scores[:, _EMPTY] >= AGREEING
+            # A corner has two neighbours, not four: a piece's pixels over half of its disc
+            # that favour that piece's palette over the paper's at all are its own piece's,
+            # set down off it outwards, when an arm shows less than plainly (a white top off
+            # f6 under a steeply tilted camera, Blender seed 2901, favoured by 0.59, its
+            # fainter arm at 0.16: read as bare, surely). On twenty-one render sets, the bare
+            # corners whose discs held a piece's pixels (low lamps' shadows, a quarter to
+            # 0.83 of the disc) all favoured the paper's palette, by 0.23 or more; a bare
+            # corner deep in a lamp's shadow 8 cm above the table, its whole disc dark,
+            # favoured black's by 0.8, both its arms plain (0.57; see plainly_bare below).
+            maybe_piece |= self._corner & (covering.share >= CORNER_SHARE) & (
+                own > palette_scores[:, _EMPTY]) & (samples.faintest_arm < CROSS_FULL)
         half_covered = ~occupied & (covering.share > self.config.bare_piece_share) & (
             maybe_piece)
         off_point = (np.full(len(occupied), _EMPTY)

@@ -155,3 +155,17 @@ def test_a_light_wooden_top_whose_rim_its_shadows_darken_all_round_is_light_wood
     # that a mirror of the lamp has, and its pixels plainly fit light wood's palette.
     frame = room_reading("light-wood-dark-round-steep")
     assert frame.reading == BoardReading.parse("1b1rb1/6/6/r1brr1/3r2/6")
+
+
+def test_a_white_top_off_a_corner_outwards_is_never_read_as_bare(
+        room_reading: Callable[[str], FrameReading]) -> None:
+    # A white top set down off f6, outwards, under a steeply tilted camera (a Blender
+    # render, seed 2901): both of the corner's lines show plainly, and two thirds of its
+    # disc is the top's, whose pixels favour the white set's palette over the paper's a
+    # little. It was read as bare, surely, and the frame's choices ruled the truth out.
+    frame = room_reading("white-off-corner-steep")
+    truth = BoardReading.parse("1r2br/b3br/br4/b3br/6/b1rrbb")
+    f6 = parse_point("f6", 6)
+    assert frame.status is ReadStatus.DOUBTFUL and f6 in frame.doubtful
+    assert PointLabel.RED in frame.choices[frame.doubtful.index(f6)]
+    assert frame.fitting([truth]) == truth

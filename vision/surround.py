@@ -11,16 +11,18 @@ Decisions:
   calibration): each pixel's log colour change, less the band's median change per
   channel (the light and the camera's white balance change it all alike). A share of the
   band changed by more than ``CHANGED`` in some channel (``ARM_SHARE``) is a hand. On
-  twenty render sets (about 5,000 hand-free frames: a low lamp's long shadows, a window's
-  light, knocked cameras) no hand-free frame changed more than 0.015 of the band; 1,341
-  of 1,356 hand frames changed 0.04 or more.
+  twenty-one render sets (nineteen Blender seeds and two of the room renderer's: 5,844
+  hand-free frames, with a low lamp's long shadows, a window's light, knocked cameras) no
+  hand-free frame changed more than 0.014 of the band; 2,401 of 2,426 hand frames changed
+  0.04 or more.
 - The view of the band is a small top-down image of the sheet (``PIXELS_PER_PITCH``),
   each pixel the mean of ``SUBSAMPLES`` squared samples: thin printed lines blur, so a
   pose a fraction of a pixel off does not change them.
 - Light changes over a session (the sun moving over a window's patch of light, a cloud):
-  the reader follows it, blending each frame read plainly into the reference where it
-  changed less than ``CHANGED`` (``FOLLOW_RATE``). A hand changes the pixels it comes
-  over at once, and by more: it is never blended in, however slowly it comes.
+  the reader follows it, blending each frame it does not take for occluded into the
+  reference where it changed less than ``CHANGED`` (``FOLLOW_RATE``). A hand changes the
+  pixels it comes over at once, and by more: it is never blended in, however slowly it
+  comes.
 - Light can change at once too (a lamp switched on, a person's shadow): a changed band that
   stays still for ``STILL_FRAMES`` frames (a second at the camera's usual rate) is taken
   as it is. A hand held that still over the sheet is taken in too; the paper samples
@@ -70,7 +72,7 @@ STILL_FRAMES = 10
 """Frames the band must stay still, changed, before the change is taken as the light's:
 a lamp switched on, a shadow that fell at once, something set down on the sheet for good."""
 FOLLOW_RATE = 0.5
-"""Weight of a frame read plainly in the reference, where it did not change: light
+"""Weight of a frame not occluded in the reference, where it did not change: light
 darkening by a tenth from one frame to the next lags a tenth behind."""
 DARK_FLOOR = 4.0
 """Added to pixel values before their logarithm: dark noise is no change."""
@@ -245,7 +247,7 @@ class SurroundWatch:
 
     def follow(self) -> None:
         """Blend the last frame compared into the reference where it did not change: the
-        frame was read plainly, and light changes a little from frame to frame, where a
+        frame was not occluded, and light changes a little from frame to frame, where a
         hand or a thing set down on the sheet changes it at once."""
         if self._last is None:
             return

@@ -210,9 +210,8 @@ class SurroundWatch:
     """(k, 3) log colours of the band's pixels as last seen plainly."""
     seen: np.ndarray
     """(k,) the pixels of the reference seen."""
-    _last: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
-    """The last frame's band compared: its log colours, the pixels seen, and the band's
-    median change then (the light's)."""
+    _last: _Comparison | None = field(default=None, repr=False)
+    """The last frame's band, as compared with the reference."""
     _still: int = 0
     """How many frames in a row the band has been still, changed."""
 
@@ -227,18 +226,14 @@ class SurroundWatch:
         reaching in. A change that stays still for ``STILL_FRAMES`` frames is the light's,
         and is taken into the reference."""
         logs = _logs(surround_colours(frame, where))
-        previous, self._last = self._last, None
-        compared = _compared(logs, where.seen, self.reference, self.seen)
-        if compared is None:
+        previous = self._last
+        self._last = _compared(logs, where.seen, self.reference, self.seen)
+        if self._last is None or self._last.share < ARM_SHARE:
             self._still = 0
             return False
-        share, light = compared
-        self._last = logs, where.seen, light
-        if share < ARM_SHARE:
-            self._still = 0
-            return False
-        since = None if previous is None else _compared(logs, where.seen, *previous[:2])
-        self._still = self._still + 1 if since is not None and since[0] <= STILL_SHARE else 0
+        since = None if previous is None else _compared(logs, where.seen, previous.logs,
+                                                        previous.seen)
+        self._still = self._still + 1 if since is not None and since.share <= STILL_SHARE else 0
         if self._still < STILL_FRAMES:
             return True
         self.reference[where.seen] = logs[where.seen]
@@ -251,26 +246,42 @@ class SurroundWatch:
         hand or a thing set down on the sheet changes it at once."""
         if self._last is None:
             return
-        logs, seen, light = self._last
-        both = self.seen & seen
-        steady = both.copy()
-        steady[both] = np.abs(logs[both] - self.reference[both] - light).max(axis=1) <= CHANGED
+        logs, seen = self._last.logs, self._last.seen
+        steady = self.seen & seen & ~self._last.changed
         self.reference[steady] += FOLLOW_RATE * (logs[steady] - self.reference[steady])
         # What a moved camera sees now and did not before is the band as it is, in the
         # reference's light.
         new = seen & ~self.seen
-        self.reference[new] = logs[new] - light
+        self.reference[new] = logs[new] - self._last.light
         self.seen |= seen
 
 
+@dataclass(frozen=True, slots=True)
+class _Comparison:
+    """One frame's band against a reference."""
+
+    logs: np.ndarray
+    """(k, 3) the frame's log colours of the band's pixels."""
+    seen: np.ndarray
+    """(k,) the pixels the frame saw."""
+    light: np.ndarray
+    """(3,) the light's change: the band's median change of log colour."""
+    changed: np.ndarray
+    """(k,) the pixels seen in both whose colour changed by more than the light explains
+    (``CHANGED``)."""
+    share: float
+    """The share of the pixels seen in both that changed."""
+
+
 def _compared(logs: np.ndarray, seen: np.ndarray, reference: np.ndarray,
-              reference_seen: np.ndarray) -> tuple[float, np.ndarray] | None:
-    """The share of the band seen in both whose colour changed from ``reference`` by more
-    than the light explains, and the light's change (3,: the band's median change of log
-    colour); None when too little of the band is seen in both for a verdict."""
+              reference_seen: np.ndarray) -> _Comparison | None:
+    """The frame's band (``logs``, ``seen``) against ``reference``; None when too little of
+    the band is seen in both for a verdict."""
     both = seen & reference_seen
     if both.sum() < LEAST_SEEN * max(int(reference_seen.sum()), 1):
         return None
     change = logs[both] - reference[both]
     light: np.ndarray = np.median(change, axis=0)
-    return float((np.abs(change - light).max(axis=1) > CHANGED).mean()), light
+    changed = np.zeros(len(seen), bool)
+    changed[both] = np.abs(change - light).max(axis=1) > CHANGED
+    return _Comparison(logs, seen, light, changed, float(changed[both].mean()))

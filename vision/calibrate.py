@@ -97,6 +97,7 @@ from vision.sampling import (
     view_maps,
 )
 from vision.set_contrast import SetContrast, confirmed, learn_set_contrast, on_own_side
+from vision.set_forest import ring_middles, ring_pixels
 from vision.shadows import ShadowReach, learn_shadow_reach
 from vision.surround import SheetSurround, take_surround
 
@@ -215,6 +216,11 @@ class Calibration:
     surround: SheetSurround | None = None
     """The sheet round the grid as the start position showed it: a hand reaching over the
     board changes it (``vision.surround``). None in files written before it was kept."""
+    start_tops: np.ndarray | None = None
+    """(points, 6) how the start position showed the top of each point, in model order: the
+    medians of its two inner rings (``vision.set_forest.ring_middles``). A lamp mirrored
+    in glossy tops lies where it lies: a piece in play is compared with the start's nearest
+    piece of each set (``vision.set_forest``). None in files written before it was kept."""
 
     @property
     def model(self) -> BoardModel:
@@ -262,6 +268,8 @@ class Calibration:
                              for point, level in sorted(self.pale_mirrors.items())},
             "lamp_sets": sorted(label.value for label in self.lamp_sets),
             "surround": None if self.surround is None else self.surround.to_json(),
+            "start_tops": None if self.start_tops is None else [
+                [round(float(value), 4) for value in row] for row in self.start_tops],
         }
 
 
@@ -397,6 +405,7 @@ def _calibrate_at(config: VisionConfig, image: np.ndarray, layout: SamplingLayou
             "lines hardly show: dim or move the lamp over the board, or focus the camera")
     learned = _learn_any(config, size, samples, maps.cover, expected,
                          wide_tops(samples, expected), _start_palette(samples, expected))
+    assert samples.top_view is not None and samples.tops_paper is not None
     calibration = Calibration(size, camera, learned.colours, stored, top,
                               triple(paper.chroma), learned.top_patterns, learned.set_contrast,
                               learned.glare_reach, learned.rim_check,
@@ -405,7 +414,9 @@ def _calibrate_at(config: VisionConfig, image: np.ndarray, layout: SamplingLayou
                               frozenset(model.points[i] for i in learned.printed_points),
                               {model.points[i]: level
                                for i, level in learned.pale_mirrors.items()}, given,
-                              learned.lamp_sets, take_surround(image, model, camera))
+                              learned.lamp_sets, take_surround(image, model, camera),
+                              ring_middles(ring_pixels(layout), samples.top_view,
+                                           np.arange(len(model.points)), samples.tops_paper))
     _check_read_as_start(config, calibration, image)
     return calibration
 
@@ -1060,12 +1071,26 @@ def _calibration_from_json(data: object) -> Calibration:
     surround_data = data.get("surround")
     surround = None if surround_data is None else SheetSurround.from_json(
         surround_data, board_model(size))
+    start_tops = _start_tops(data.get("start_tops"), size)
     return Calibration(size, camera, ColourModel.from_json(data["colours"]), corners,
                        piece_height, paper_chroma, _top_patterns(data.get("top_patterns", {})),
                        contrast, reach, rims, mirrors, shadows, palette,
                        _points_named(data, "printed_points", size),
                        _pale_mirrors(data.get("pale_mirrors", {}), size), piece_height_given,
-                       _lamp_sets(data.get("lamp_sets", [])), surround)
+                       _lamp_sets(data.get("lamp_sets", [])), surround, start_tops)
+
+
+def _start_tops(data: object, size: int) -> np.ndarray | None:
+    """``Calibration.start_tops`` from a calibration file (None when it has none)."""
+    if data is None:
+        return None
+    try:
+        tops = np.asarray(data, np.float32)
+    except (TypeError, ValueError) as error:
+        raise ValueError("bad start tops: not a table of numbers") from error
+    if tops.shape != (size * size, 6) or not np.all(np.isfinite(tops)):
+        raise ValueError(f"bad start tops: expected {size * size} rows of 6 numbers")
+    return tops
 
 
 def _points_named(data: dict[str, object], key: str, size: int) -> frozenset[Point]:

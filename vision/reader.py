@@ -27,10 +27,11 @@ import numpy as np
 from controller.geometry import Point, bit
 from controller.position import Color
 from controller.reading import BoardReading
-from vision.calibrate import Calibration
+from vision.calibrate import Calibration, start_labels
 from vision.camera import CameraModel
 from vision.colour import (
     LABELS,
+    PIECE_LABELS,
     SHADOW_DEEPEST,
     Classification,
     ColourModel,
@@ -90,6 +91,7 @@ from vision.sampling import (
     wide_cross,
 )
 from vision.set_contrast import DISPUTED, confirmed, disputed, on_own_side
+from vision.set_forest import FrameTops, SetPatterns
 from vision.shadows import DEEPEST_MARGIN, shadowed_cells
 from vision.surround import SurroundMap, SurroundWatch, surround_map
 
@@ -249,8 +251,12 @@ class _PoseTables:
 class BoardReader:
     """Reads frames of one calibrated board, one after the other."""
 
-    def __init__(self, calibration: Calibration, config: VisionConfig | None = None) -> None:
+    def __init__(self, calibration: Calibration, config: VisionConfig | None = None,
+                 tell_sets_by_pattern: bool = True) -> None:
+        """``tell_sets_by_pattern`` False leaves the set forest out (``vision.set_forest``):
+        its training reads frames as the reader would without it."""
         self.config = config or VisionConfig()
+        self._tell_sets_by_pattern = tell_sets_by_pattern
         self.calibration = calibration
         self._model = calibration.model
         self._layout = sampling_layout(self.config, calibration.size, calibration.wide_tops,
@@ -269,6 +275,10 @@ class BoardReader:
         """Points the last frame located read as holding a piece."""
         self._surround = (None if calibration.surround is None
                           else SurroundWatch.of(calibration.surround, self._model))
+        self._set_patterns = (None if calibration.start_tops is None else SetPatterns(
+            self._layout, calibration.start_tops, start_labels(calibration.size)))
+        self._last_tops: FrameTops | None = None
+        """What the last frame located showed of the tops (see ``pattern_features``)."""
         self._top_patterns = np.zeros((len(LABELS), 3))
         for label, shift in calibration.top_patterns.items():
             self._top_patterns[LABELS.index(label)] = shift
@@ -307,6 +317,7 @@ class BoardReader:
             raise BadImage(
                 f"expected an 8-bit BGR image, got {frame.dtype} of shape {frame.shape!r}"
             )
+        self._last_tops = None
         location = self._locator.locate(frame)
         camera = location.camera
         if location.status is not LocationStatus.FOUND or camera is None:
@@ -556,6 +567,23 @@ class BoardReader:
                    LABELS[besides[i]], PointLabel.EMPTY if bare_cross[i] else labels[i])
                    for i in map(int, np.flatnonzero(unsure & clear))}
         choices.update(self._in_mirror_spot(samples.features, result, choices))
+        assert samples.top_view is not None and samples.tops_paper is not None
+        self._last_tops = FrameTops(samples.top_view, samples.tops_paper, result.labels,
+                                    ~unsure)
+        # A piece whose set alone is open may show it round its colour (vision.set_forest).
+        told = self._told_by_pattern(choices)
+        if told:
+            unsure[list(told)] = False
+            for point in told:
+                del choices[point]
+            relabelled, confidences = result.labels.copy(), result.confidences.copy()
+            relabelled[list(told)] = list(told.values())
+            confidences[list(told)] = np.maximum(confidences[list(told)],
+                                                 self.config.confident)
+            result = replace(result, labels=relabelled, confidences=confidences)
+            labels = tuple(LABELS[i] for i in result.labels.tolist())
+            # Its colour is a mirror's, not its set's: it would teach the set's wrongly.
+            told_by_palette[list(told)] = True
         reading = None
         status = ReadStatus.OCCLUDED
         if clear and not unsure.any():
@@ -591,6 +619,30 @@ class BoardReader:
             paper_clear=clear,
             markers_seen=location.markers_seen,
         )
+
+    def _told_by_pattern(self, choices: dict[int, tuple[PointLabel, ...]]) -> dict[int, int]:
+        """The set (label index) of each point whose choices are the two sets alone, where the
+        pattern of its top, side and shadow tells it (``vision.set_forest``)."""
+        if (self._set_patterns is None or self._last_tops is None
+                or not self._tell_sets_by_pattern):
+            return {}
+        open_set = set(PIECE_LABELS)
+        points = np.array([point for point, labels in choices.items()
+                           if set(labels) == open_set], np.intp)
+        if not len(points):
+            return {}
+        told = self._set_patterns.told(self._last_tops, points, self.colours.means)
+        return {int(point): int(label) for point, label in zip(points, told, strict=True)
+                if label >= 0}
+
+    def pattern_features(self, points: np.ndarray) -> np.ndarray | None:
+        """The set-pattern features (``vision.set_forest``) of ``points`` (indices) in the
+        last frame located, as the forest is asked about them; None before any such frame
+        or for a calibration without the start's tops. For training the forest."""
+        if self._set_patterns is None or self._last_tops is None:
+            return None
+        return self._set_patterns.features(self._last_tops, np.asarray(points, np.intp),
+                                           self.colours.means)
 
     def _cross_at_local_level(self, features: np.ndarray, result: Classification
                               ) -> np.ndarray | None:

@@ -530,6 +530,8 @@ class BoardSamples:
     paper_brightness: np.ndarray | None = None
     """(cells, m) the brightness (mean of the channels) of every pixel of each paper
     sample, when worked out with the samples."""
+    top_view: np.ndarray | None = None
+    """The frame's view of the pieces' tops (``SamplingLayout``'s pixels index it)."""
 
     def visible_paper(self, layout: SamplingLayout, cover: np.ndarray,
                       occupied: np.ndarray) -> VisiblePaper:
@@ -603,7 +605,7 @@ def sample_board(layout: SamplingLayout, frame: np.ndarray, maps: ViewMaps,
                            median_along(disc_logs, 1), paper, top_middles,
                            wide_colours=wide_colours, rims=rims, rims_round=rims_round,
                            palette_logs=palette_logs,
-                           paper_brightness=brightness)
+                           paper_brightness=brightness, top_view=top_view)
     return judged_against_paper(layout, samples, maps.cover, occupied)
 
 

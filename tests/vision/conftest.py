@@ -49,11 +49,12 @@ def room_reading(config: VisionConfig, room_calibration: Callable[[str], Calibra
                  ) -> Callable[[str], FrameReading]:
     """What a fresh reader, calibrated on a room's start image, reads from one of its frames:
     ``room_reading("name")`` reads ``data/rooms/name-frame.jpg`` with the calibration of
-    ``name-start.jpg``."""
+    ``name-start.jpg`` (``tell_sets_by_pattern`` as ``BoardReader``'s)."""
     rooms = Path(__file__).parent / "data" / "rooms"
 
-    def read(name: str) -> FrameReading:
-        reader = BoardReader(room_calibration(f"{name}-start.jpg"), config)
+    def read(name: str, tell_sets_by_pattern: bool = True) -> FrameReading:
+        reader = BoardReader(room_calibration(f"{name}-start.jpg"), config,
+                             tell_sets_by_pattern)
         return reader.read(cv2.imread(str(rooms / f"{name}-frame.jpg")))
 
     return read

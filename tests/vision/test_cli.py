@@ -258,7 +258,9 @@ ROOMS = Path(__file__).parent / "data" / "rooms"
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("room", "says"), [
-    ("glared-black", "red or black? glare on glossy tops"),
+    # Glossy white and black tops through a fisheye webcam (Blender seed 3101): two tops
+    # on e1 and e2 that a lamp greys, whose pattern does not tell their set surely either.
+    ("grey-tops-fisheye", "red or black? glare on glossy tops"),
     ("half-covered-steep", "a piece or bare paper? centre the piece"),
 ])
 def test_read_says_what_a_doubtful_point_leaves_open(

@@ -40,8 +40,10 @@ def drift_frame(config: VisionConfig, room_calibration: Calibrated) -> FrameRead
     # The colours of calibration alone (no set has 37 pieces to fit to the frame), and no
     # palette (a calibration file written before palettes were kept): the black top on f3
     # lies between the sets' colours. (With the palette, its pixels and its excess both
-    # say black, and the frame is read.)
-    calibration = replace(room_calibration("drift-glossy-start.jpg"), palette=None)
+    # say black, and the frame is read; so it is by the set forest, as the start's tops
+    # were not kept either.)
+    calibration = replace(room_calibration("drift-glossy-start.jpg"), palette=None,
+                          start_tops=None)
     reader = BoardReader(calibration, replace(config, frame_fit_pieces=37))
     return reader.read(cv2.imread(str(ROOMS / "drift-glossy-frame.jpg")))
 
@@ -103,12 +105,14 @@ def test_a_frame_with_several_pieces_unsure_by_colour_is_read_from_the_game(
         config: VisionConfig, room_calibration: Calibrated) -> None:
     # Printed pieces at the edge of a wide lens's view: five tops the colours leave unsure,
     # each only by its colour. Red has just played d4-d3. (The colours the tops are made
-    # of tell them all surely: without the palette, the game tells the board.)
+    # of tell them all surely: without the palette, and the set forest, the game tells
+    # the board.)
     calibration = room_calibration("printed-wide-glare-start.jpg")
     image = cv2.imread(str(ROOMS / "printed-wide-glare-frame.jpg"))
     truth = BoardReading.parse("2rbb1/1rbr1r/b3b1/rr1r1r/2r1r1/r1r3")
     assert BoardReader(calibration, config).read(image).reading == truth
-    frame = BoardReader(replace(calibration, palette=None), config).read(image)
+    frame = BoardReader(replace(calibration, palette=None), config,
+                        tell_sets_by_pattern=False).read(image)
     assert frame.status is ReadStatus.DOUBTFUL
     assert {parse_point(name, 6) for name in ("b3", "d3", "b5", "f5", "d6")} == \
         set(frame.doubtful)
@@ -168,11 +172,14 @@ def test_a_black_top_greyed_by_glare_is_never_read_as_red(
         config: VisionConfig, room_calibration: Calibrated) -> None:
     # A black glossy top on a2 under a pendant lamp, greyed by its glare, is nearer the red
     # set's wide colour than the black's (it was read as red, sure). It has no red excess,
-    # as a red top keeps whatever the glare: the sets' contrast disputes it.
-    reader = BoardReader(room_calibration("glared-black-start.jpg"), config)
-    frame = reader.read(cv2.imread(str(ROOMS / "glared-black-frame.jpg")))
+    # as a red top keeps whatever the glare: the sets' contrast disputes it, and the
+    # pattern of its top and side tells it black (vision.set_forest).
+    calibration = room_calibration("glared-black-start.jpg")
+    image = cv2.imread(str(ROOMS / "glared-black-frame.jpg"))
     truth = BoardReading.parse("2b3/4r1/2b2b/4b1/b2r2/2rb2")
     misread = BoardReading.parse("2b3/4r1/2b2b/4b1/r2r2/2rb2")
+    assert BoardReader(calibration, config).read(image).reading == truth
+    frame = BoardReader(calibration, config, tell_sets_by_pattern=False).read(image)
     assert frame.reading is None and frame.doubtful == (parse_point("a2", 6),)
     assert frame.fitting([truth]) == truth
     assert frame.fitting([truth, misread]) is None

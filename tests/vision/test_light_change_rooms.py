@@ -43,9 +43,10 @@ def test_without_fitting_the_sets_to_the_frame_only_the_palette_reads_it(
     image = cv2.imread(str(ROOMS / "drift-glossy-frame.jpg"))
     frame = BoardReader(calibration, unfitted).read(image)
     assert (frame.status, frame.reading) == (ReadStatus.OK, TRUTH)
-    # ... where a calibration without a palette (a file written before it was kept) leaves
-    # it doubtful: nothing wrong, but not read.
-    frame = BoardReader(replace(calibration, palette=None), unfitted).read(image)
+    # ... where a calibration without a palette (a file written before it was kept, and
+    # before the start's tops were) leaves it doubtful: nothing wrong, but not read.
+    frame = BoardReader(replace(calibration, palette=None, start_tops=None),
+                        unfitted).read(image)
     assert (frame.status, frame.reading) == (ReadStatus.DOUBTFUL, None)
 
 

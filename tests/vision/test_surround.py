@@ -3,6 +3,7 @@ make a hand of it."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -91,8 +92,7 @@ def test_a_calibration_file_without_the_sheet_round_the_grid_still_loads(
         calibration6: Calibration, tmp_path: Path) -> None:
     path = tmp_path / "calibration.json"
     save_calibration(calibration6, path)
-    text = path.read_text()
-    start = text.index('"surround": ')
-    path.write_text(text.replace(text[start:text.index("\n", start)], '"surround": null'))
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "surround": None}))
     assert load_calibration(path).surround is None
 

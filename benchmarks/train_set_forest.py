@@ -1,0 +1,228 @@
+"""Train the forest that tells a piece's set where its colours leave it open (vision.set_forest).
+
+Usage: .venv/bin/python benchmarks/train_set_forest.py --renders DIR... [--features FILE]
+           [--folds K] [--out FILE] [--jobs N]
+
+Each render set (the folder format of ``benchmarks/render_set.py``: Blender renders from
+``benchmarks/photoreal/generate.py``, the room renderer's from ``benchmarks/vision_rooms.py
+--write``) is calibrated and read setup by setup, frame by frame, as the benchmark reads
+it, by a reader that leaves the forest out. Every piece of every hand-free frame the
+reader located gives one row: its features (``BoardReader.pattern_features``) and whether
+it is of the paler set. Pieces whose set the reader left open (the rows the forest will
+be asked about) weigh ``OPEN_WEIGHT`` times as much as the others.
+
+``--features FILE`` keeps the rows (written when missing, read when there), so that the
+forest can be trained again without reading the renders again. ``--folds K`` judges the
+training first: the render sets are split into K folds, and each fold's rows are judged
+by a forest trained on the others; it prints, for several shares of the trees' votes, how
+many of the open pieces are told and how many of those wrongly, and the frames that would
+then be read and read wrongly. It exits 1 when a frame would be read wrongly at
+``vision.set_forest.SURE_SHARE``. Then the forest is trained on every set and written to
+``--out`` (the package's model by default).
+
+Training needs scikit-learn (``pip install -e '.[train]'``); the reader needs only numpy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+# benchmarks/vision.py would shadow the ``vision`` package: drop this folder from the
+# import path, and reach the shared folder format through the repository root.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+from benchmarks.render_set import read_render_set  # noqa: E402
+from controller.position import Color  # noqa: E402
+from vision.calibrate import CalibrationFailed, calibrate  # noqa: E402
+from vision.colour import LABELS, PIECE_LABELS, PointLabel  # noqa: E402
+from vision.config import VisionConfig  # noqa: E402
+from vision.reader import BoardReader, ReadStatus  # noqa: E402
+from vision.set_forest import FEATURES, MODEL_FILE, SURE_SHARE, pale_and_dark  # noqa: E402
+
+OPEN_WEIGHT = 20.0
+"""How much more a piece whose set the reader left open weighs in training than one it
+read: those are the forest's questions, and a few hundred among tens of thousands."""
+TREES = 100
+MIN_LEAF = 3
+"""Fewest training rows a leaf may hold."""
+SPLIT_SHARE = 0.3
+"""Share of the features each split chooses among."""
+SHARES = (0.9, 0.95, SURE_SHARE, 0.99)
+"""Shares of the trees' votes at which ``--folds`` reports."""
+
+
+@dataclass
+class Rows:
+    """Training rows: one per piece of a hand-free frame."""
+
+    features: np.ndarray
+    """(n, FEATURES)."""
+    pale: np.ndarray
+    """(n,) whether the piece is of the paler set."""
+    open_set: np.ndarray
+    """(n,) whether the reader left its set open (its choices were the two sets)."""
+    frame: np.ndarray
+    """(n,) the frame's name (render set, setup, file)."""
+    other_doubts: np.ndarray
+    """(n,) whether the frame has doubtful points other than open sets' (it stays
+    doubtful whatever the forest says)."""
+
+    @staticmethod
+    def joined(parts: list[Rows]) -> Rows:
+        return Rows(*(np.concatenate([getattr(part, name) for part in parts])
+                      for name in ("features", "pale", "open_set", "frame", "other_doubts")))
+
+    def only(self, mask: np.ndarray) -> Rows:
+        return Rows(self.features[mask], self.pale[mask], self.open_set[mask],
+                    self.frame[mask], self.other_doubts[mask])
+
+
+def rows_of(root: Path) -> Rows:
+    """The training rows of one render set."""
+    config = VisionConfig()
+    features, pale, open_set, frames, other = [], [], [], [], []
+    both = set(PIECE_LABELS)
+    for setup in read_render_set(root):
+        try:
+            calibration = calibrate(config, setup.image(setup.start))
+        except CalibrationFailed:
+            continue
+        reader = BoardReader(calibration, config, tell_sets_by_pattern=False)
+        for frame in setup.frames:
+            reading = reader.read(setup.image(frame.file))
+            if frame.hand or frame.board is None or reading.status is ReadStatus.NO_BOARD:
+                continue
+            truth = [frame.board.piece_at(point) for point in reading.points]
+            pieces = np.array([i for i, colour in enumerate(truth) if colour is not None])
+            found = reader.pattern_features(pieces) if len(pieces) else None
+            if found is None:
+                continue
+            paler = LABELS[pale_and_dark(reader.colours.means)[0]]
+            opened = {reading.points.index(point) for point, choices
+                      in zip(reading.doubtful, reading.choices, strict=True)
+                      if set(choices) == both}
+            features.append(found)
+            pale.extend((truth[i] is Color.RED) == (paler is PointLabel.RED) for i in pieces)
+            open_set.extend(i in opened for i in pieces)
+            name = f"{root.name}/{setup.condition}/{setup.folder.name}/{frame.file}"
+            frames.extend([name] * len(pieces))
+            other.extend([len(opened) < len(reading.doubtful)] * len(pieces))
+    print(f"{root}: {sum(len(f) for f in features)} pieces, {sum(open_set)} open",
+          flush=True)
+    return Rows(np.concatenate(features) if features else np.zeros((0, FEATURES), np.float32),
+                np.array(pale, bool), np.array(open_set, bool), np.array(frames, str),
+                np.array(other, bool))
+
+
+def train(rows: Rows, seed: int = 1):  # type: ignore[no-untyped-def]
+    """A forest trained on ``rows`` (scikit-learn's)."""
+    try:
+        from sklearn.ensemble import RandomForestClassifier
+    except ImportError:
+        sys.exit("training needs scikit-learn: .venv/bin/pip install -e '.[train]'")
+    forest = RandomForestClassifier(n_estimators=TREES, min_samples_leaf=MIN_LEAF,
+                                    max_features=SPLIT_SHARE, n_jobs=2, random_state=seed)
+    forest.fit(rows.features, rows.pale,
+               sample_weight=np.where(rows.open_set, OPEN_WEIGHT, 1.0))
+    return forest
+
+
+def pale_shares(forest, features: np.ndarray) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """The forest's share of votes for the paler set (the mean of its trees' leaves)."""
+    classes = list(forest.classes_)
+    if True not in classes:
+        return np.zeros(len(features))
+    result: np.ndarray = forest.predict_proba(features)[:, classes.index(True)]
+    return result
+
+
+def cross_check(rows: Rows, folds: int, roots: list[Path]) -> bool:
+    """Judge each fold of render sets by a forest trained on the others; prints what it
+    tells and returns whether no frame would be read wrongly at SURE_SHARE."""
+    shares = np.zeros(len(rows.pale))
+    set_of = np.array([name.split("/")[0] for name in rows.frame])
+    for fold in range(folds):
+        held = np.isin(set_of, [root.name for root in roots[fold::folds]])
+        if held.any() and (~held).any():
+            shares[held] = pale_shares(train(rows.only(~held)), rows.features[held])
+    asked = rows.open_set
+    print(f"open pieces: {int(asked.sum())} of {len(asked)} pieces")
+    ok = True
+    for share in SHARES:
+        told = asked & ((shares >= share) | (shares <= 1 - share))
+        wrong = told & ((shares >= 0.5) != rows.pale)
+        by_frame: dict[str, list[bool]] = defaultdict(list)
+        for index in np.flatnonzero(asked & ~rows.other_doubts):
+            by_frame[rows.frame[index]].append(bool(told[index]))
+        read = {frame for frame, all_told in by_frame.items() if all(all_told)}
+        read_wrongly = {rows.frame[index] for index in np.flatnonzero(wrong)} & read
+        print(f"  at {share:.2f} of the votes: {int(told.sum())} told, {int(wrong.sum())} "
+              f"wrongly; frames then read {len(read)} of {len(by_frame)} whose doubt was "
+              f"only sets, {len(read_wrongly)} wrongly")
+        if share == SURE_SHARE and read_wrongly:
+            ok = False
+            print("    read wrongly: " + ", ".join(sorted(read_wrongly)))
+    return ok
+
+
+def write_forest(forest, path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Write ``forest`` as the flat arrays ``vision.set_forest.SetForest`` reads."""
+    pale_column = list(forest.classes_).index(True)
+    feature, threshold, low, high, pale, roots = [], [], [], [], [], []
+    offset = 0
+    for estimator in forest.estimators_:
+        tree = estimator.tree_
+        nodes = np.arange(tree.node_count)
+        leaf = tree.children_left < 0
+        roots.append(offset)
+        feature.append(np.where(leaf, -1, tree.feature))
+        threshold.append(tree.threshold)
+        low.append(np.where(leaf, nodes, tree.children_left) + offset)
+        high.append(np.where(leaf, nodes, tree.children_right) + offset)
+        counts = tree.value[:, 0, :]
+        pale.append(counts[:, pale_column] / counts.sum(axis=1))
+        offset += tree.node_count
+    np.savez_compressed(path, feature=np.concatenate(feature).astype(np.int16),
+                        threshold=np.concatenate(threshold).astype(np.float64),
+                        low=np.concatenate(low).astype(np.int32),
+                        high=np.concatenate(high).astype(np.int32),
+                        pale=np.concatenate(pale).astype(np.float32),
+                        roots=np.array(roots, np.int32), features=np.array(FEATURES))
+    print(f"wrote {path}: {len(roots)} trees, {offset} nodes")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--renders", type=Path, nargs="+", required=True)
+    parser.add_argument("--features", type=Path)
+    parser.add_argument("--folds", type=int, default=0)
+    parser.add_argument("--out", type=Path,
+                        default=_HERE.parent / "vision" / "models" / MODEL_FILE)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    roots = sorted(args.renders)
+    if args.features is not None and args.features.exists():
+        with np.load(args.features) as data:
+            rows = Rows(*(data[name] for name in
+                          ("features", "pale", "open_set", "frame", "other_doubts")))
+    else:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            rows = Rows.joined(list(pool.map(rows_of, roots)))
+        if args.features is not None:
+            np.savez_compressed(args.features, **vars(rows))
+    ok = cross_check(rows, args.folds, roots) if args.folds else True
+    write_forest(train(rows), args.out)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1080,17 +1080,23 @@ def _calibration_from_json(data: object) -> Calibration:
                        _lamp_sets(data.get("lamp_sets", [])), surround, start_tops)
 
 
+MAX_TOP_LOG = 10.0
+"""Largest size of a number in ``Calibration.start_tops`` a calibration file may hold."""
+
+
 def _start_tops(data: object, size: int) -> np.ndarray | None:
     """``Calibration.start_tops`` from a calibration file (None when it has none)."""
     if data is None:
         return None
     try:
-        tops = np.asarray(data, np.float32)
+        tops = np.asarray(data, np.float64)
     except (TypeError, ValueError) as error:
         raise ValueError("bad start tops: not a table of numbers") from error
-    if tops.shape != (size * size, 6) or not np.all(np.isfinite(tops)):
-        raise ValueError(f"bad start tops: expected {size * size} rows of 6 numbers")
-    return tops
+    # Logs of a top's colour against the paper's: an 8-bit image keeps them within 6.
+    if tops.shape != (size * size, 6) or not np.all(np.abs(tops) <= MAX_TOP_LOG):
+        raise ValueError(f"bad start tops: expected {size * size} rows of 6 numbers "
+                         f"within ±{MAX_TOP_LOG:g}")
+    return tops.astype(np.float32)
 
 
 def _points_named(data: dict[str, object], key: str, size: int) -> frozenset[Point]:

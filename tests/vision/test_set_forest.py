@@ -136,7 +136,8 @@ def test_the_start_positions_tops_are_kept_in_the_calibration_file(
     assert loaded is not None
     np.testing.assert_allclose(loaded, tops, atol=1e-4)
     data = json.loads(path.read_text())
-    for malformed in ([[1, 2, 3]], "tops", [["a"] * 6] * 36):
+    for malformed in ([[1, 2, 3]], "tops", [["a"] * 6] * 36, [[1e300] * 6] * 36,
+                      [[float("nan")] * 6] * 36):
         path.write_text(json.dumps({**data, "start_tops": malformed}))
         with pytest.raises(BadCalibration, match="start tops"):
             load_calibration(path)

@@ -52,7 +52,7 @@ OPEN_WEIGHT = 20.0
 """How much more a piece whose set the reader left open weighs in training than one it
 read: those are the forest's questions, and a few hundred among tens of thousands."""
 TREES = 100
-MIN_LEAF = 3
+MIN_LEAF = 1
 """Fewest training rows a leaf may hold."""
 SPLIT_SHARE = 0.3
 """Share of the features each split chooses among."""

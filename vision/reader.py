@@ -279,6 +279,8 @@ class BoardReader:
             self._layout, calibration.start_tops, start_labels(calibration.size)))
         self._last_tops: FrameTops | None = None
         """What the last frame located showed of the tops (see ``pattern_features``)."""
+        self._judged_board: np.ndarray | None = None
+        """The labels of the last board the set forest found no piece of to doubt."""
         self._top_patterns = np.zeros((len(LABELS), 3))
         for label, shift in calibration.top_patterns.items():
             self._top_patterns[LABELS.index(label)] = shift
@@ -584,6 +586,12 @@ class BoardReader:
             labels = tuple(LABELS[i] for i in result.labels.tolist())
             # Its colour is a mirror's, not its set's: it would teach the set's wrongly.
             told_by_palette[list(told)] = True
+        if clear and not unsure.any():
+            # A board about to be read whose pattern plainly tells another set for a piece
+            # read surely is doubtful there: two witnesses disagree.
+            for point, other_set in self._contradicted_by_pattern(result.labels).items():
+                unsure[point] = True
+                choices[point] = (labels[point], LABELS[other_set])
         reading = None
         status = ReadStatus.OCCLUDED
         if clear and not unsure.any():
@@ -633,6 +641,23 @@ class BoardReader:
             return {}
         told = self._set_patterns.told(self._last_tops, points, self.colours.means)
         return {int(point): int(label) for point, label in zip(points, told, strict=True)
+                if label >= 0}
+
+    def _contradicted_by_pattern(self, labels: np.ndarray) -> dict[int, int]:
+        """The pieces of ``labels`` (a board about to be read) whose pattern plainly tells
+        the other set (``vision.set_forest.CONTRADICTING``), each with that set. A board is
+        judged once: a still board read again is the board already judged."""
+        if (self._set_patterns is None or self._last_tops is None
+                or not self._tell_sets_by_pattern):
+            return {}
+        if self._judged_board is not None and np.array_equal(labels, self._judged_board):
+            return {}
+        pieces = np.flatnonzero(labels != _EMPTY)
+        other = self._set_patterns.contradicted(self._last_tops, pieces, labels[pieces],
+                                                self.colours.means)
+        if not (other >= 0).any():
+            self._judged_board = labels.copy()
+        return {int(point): int(label) for point, label in zip(pieces, other, strict=True)
                 if label >= 0}
 
     def pattern_features(self, points: np.ndarray) -> np.ndarray | None:

@@ -225,9 +225,11 @@ def test_a_top_as_bright_as_the_paper_where_the_start_mirrored_the_lamp_is_of_ei
     # paper, is kept as a mirror point), and those on c5 to f5 half mirror it: the black
     # set's colour is a grey none of them has. In a frame the red top on e6 mirrors it, 0.04
     # brighter than the paper (a top more than 0.05 brighter counts as a mirror anywhere),
-    # and was read as black, surely: a wrong board.
-    frame = room_reading("red-mirroring-in-black-spot")
+    # and was read as black, surely: a wrong board. Taken as of either set, it is told by
+    # the pattern of its top and side (vision.set_forest), and the frame is read.
     truth = BoardReading.parse("r1b1r1/2r3/6/r2r2/2b2r/r2rr1")
+    assert room_reading("red-mirroring-in-black-spot").reading == truth
+    frame = room_reading("red-mirroring-in-black-spot", tell_sets_by_pattern=False)
     assert frame.status is ReadStatus.DOUBTFUL
     e6 = frame.doubtful.index(parse_point("e6"))
     assert set(frame.choices[e6]) == {PointLabel.RED, PointLabel.BLACK}
@@ -256,12 +258,14 @@ def test_tops_beside_one_mirroring_the_lamp_that_read_as_bare_calibrate_as_mirro
     # black top on b5 of the start position mirrors it whole. Learned without it, the black
     # tops beside it on c5 and b6, which mirror it nearly whole, read as bare paper hiding
     # its cross: the start position was refused for them. They are tops mirroring the lamp
-    # too, and a frame with a red top under it on b5 is read from the game.
+    # too, and a frame with a red top under it on b5 is read from the game (and by the
+    # pattern of its top and side: vision.set_forest).
     calibration = room_calibration("mirror-beside-pendant-start.jpg")
     assert {point_name(point) for point in calibration.mirror_points} == {"b5", "c5", "b6"}
     truth = BoardReading.parse("2r2b/1r4/rr4/1r3r/5r/5r")
-    frame = BoardReader(calibration, config).read(
-        cv2.imread(str(ROOMS / "mirror-beside-pendant-frame.jpg")))
+    image = cv2.imread(str(ROOMS / "mirror-beside-pendant-frame.jpg"))
+    assert BoardReader(calibration, config).read(image).reading == truth
+    frame = BoardReader(calibration, config, tell_sets_by_pattern=False).read(image)
     assert frame.status is ReadStatus.DOUBTFUL
     assert frame.choices[frame.doubtful.index(parse_point("b5", 6))] in (
         (PointLabel.RED, PointLabel.BLACK), (PointLabel.BLACK, PointLabel.RED))

@@ -16,7 +16,9 @@ forest can be trained again without reading the renders again. ``--folds K`` jud
 training first: the render sets are split into K folds, and each fold's rows are judged
 by a forest trained on the others; it prints, for several shares of the trees' votes, how
 many of the open pieces are told and how many of those wrongly, and the frames that would
-then be read and read wrongly. It exits 1 when a frame would be read wrongly at
+then be read and read wrongly; and how many pieces read surely the forest goes against
+(``vision.set_forest.CONTRADICTING``), how many of those were read wrongly, and the frames
+read rightly it would leave to the game. It exits 1 when a frame would be read wrongly at
 ``vision.set_forest.SURE_SHARE``. Then the forest is trained on every set and written to
 ``--out`` (the package's model by default).
 
@@ -46,7 +48,13 @@ from vision.calibrate import CalibrationFailed, calibrate  # noqa: E402
 from vision.colour import LABELS, PIECE_LABELS, PointLabel  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.reader import BoardReader, ReadStatus  # noqa: E402
-from vision.set_forest import FEATURES, MODEL_FILE, SURE_SHARE, pale_and_dark  # noqa: E402
+from vision.set_forest import (  # noqa: E402
+    CONTRADICTING,
+    FEATURES,
+    MODEL_FILE,
+    SURE_SHARE,
+    pale_and_dark,
+)
 
 OPEN_WEIGHT = 20.0
 """How much more a piece whose set the reader left open weighs in training than one it
@@ -75,21 +83,29 @@ class Rows:
     other_doubts: np.ndarray
     """(n,) whether the frame has doubtful points other than open sets' (it stays
     doubtful whatever the forest says)."""
+    read_surely_pale: np.ndarray
+    """(n,) 1 where the reader read the piece surely as the paler set, 0 as the darker,
+    -1 where it did not read it surely as a piece (for ``CONTRADICTING``)."""
+    frame_read: np.ndarray
+    """(n,) whether the reader read the piece's frame."""
 
     @staticmethod
     def joined(parts: list[Rows]) -> Rows:
         return Rows(*(np.concatenate([getattr(part, name) for part in parts])
-                      for name in ("features", "pale", "open_set", "frame", "other_doubts")))
+                      for name in FIELDS))
 
     def only(self, mask: np.ndarray) -> Rows:
-        return Rows(self.features[mask], self.pale[mask], self.open_set[mask],
-                    self.frame[mask], self.other_doubts[mask])
+        return Rows(*(getattr(self, name)[mask] for name in FIELDS))
+
+
+FIELDS = ("features", "pale", "open_set", "frame", "other_doubts", "read_surely_pale",
+          "frame_read")
 
 
 def rows_of(root: Path) -> Rows:
     """The training rows of one render set."""
     config = VisionConfig()
-    features, pale, open_set, frames, other = [], [], [], [], []
+    features, pale, open_set, frames, other, surely, read = [], [], [], [], [], [], []
     both = set(PIECE_LABELS)
     for setup in read_render_set(root):
         try:
@@ -116,11 +132,15 @@ def rows_of(root: Path) -> Rows:
             name = f"{root.name}/{setup.condition}/{setup.folder.name}/{frame.file}"
             frames.extend([name] * len(pieces))
             other.extend([len(opened) < len(reading.doubtful)] * len(pieces))
+            doubted = {reading.points.index(point) for point in reading.doubtful}
+            surely.extend(-1 if i in doubted or reading.labels[i] is PointLabel.EMPTY
+                          else int(reading.labels[i] is paler) for i in pieces)
+            read.extend([reading.reading is not None] * len(pieces))
     print(f"{root}: {sum(len(f) for f in features)} pieces, {sum(open_set)} open",
           flush=True)
     return Rows(np.concatenate(features) if features else np.zeros((0, FEATURES), np.float32),
                 np.array(pale, bool), np.array(open_set, bool), np.array(frames, str),
-                np.array(other, bool))
+                np.array(other, bool), np.array(surely, np.int8), np.array(read, bool))
 
 
 def train(rows: Rows, seed: int = 1):  # type: ignore[no-untyped-def]
@@ -171,6 +191,17 @@ def cross_check(rows: Rows, folds: int, roots: list[Path]) -> bool:
         if share == SURE_SHARE and read_wrongly:
             ok = False
             print("    read wrongly: " + ", ".join(sorted(read_wrongly)))
+    # The second witness: pieces read surely that the forest plainly gives the other set.
+    sure = rows.read_surely_pale >= 0
+    against = sure & np.where(rows.read_surely_pale == 1, shares <= 1 - CONTRADICTING,
+                              shares >= CONTRADICTING)
+    misread = against & ((rows.read_surely_pale == 1) != rows.pale)
+    lost = {rows.frame[index] for index in np.flatnonzero(against & ~misread & rows.frame_read)}
+    print(f"pieces read surely: {int(sure.sum())}, of them read wrongly "
+          f"{int((sure & ((rows.read_surely_pale == 1) != rows.pale)).sum())}; at "
+          f"{CONTRADICTING:.2f} of the votes against the set read: {int(against.sum())}, "
+          f"{int(misread.sum())} of them read wrongly; frames read rightly then doubtful: "
+          f"{len(lost)}")
     return ok
 
 
@@ -212,8 +243,7 @@ def main() -> int:
     roots = sorted(args.renders)
     if args.features is not None and args.features.exists():
         with np.load(args.features) as data:
-            rows = Rows(*(data[name] for name in
-                          ("features", "pale", "open_set", "frame", "other_doubts")))
+            rows = Rows(*(data[name] for name in FIELDS))
     else:
         with ProcessPoolExecutor(args.jobs) as pool:
             rows = Rows.joined(list(pool.map(rows_of, roots)))

@@ -251,12 +251,12 @@ pieces whose set the colours left open, 242 were told at 0.98, none wrongly, and
 wrongly."""
 CONTRADICTING = 0.9
 """Share of the trees' votes for the other set that makes a piece read surely doubtful.
-Judged as for ``SURE_SHARE`` (by a first forest of the same kind, its leaves of three
-training rows): of 70,443 pieces read surely, it went against 9 at 0.9, two of them read
-wrongly (both caught; the other seven would leave 7 boards read rightly to the game), and
-against 3 at 0.95, one of them read wrongly. A cream top on the edge of a brown top's
-shadow, read surely as brown (Blender seed 3201, rendered after the forest was trained),
-had 0.96 of the shipped forest's votes for cream."""
+Judged as for ``SURE_SHARE``: of 70,494 pieces read surely (22 of them wrongly, most in
+frames the reader did not read), it went against 9 at 0.9, one of them read wrongly; 5
+frames read rightly would be left to the game. (A first forest, its leaves of three
+training rows, went against 3 at 0.95.) A cream top on the edge of a brown top's shadow,
+read surely as brown (Blender seed 3201, rendered after the forest was trained), had 0.96
+of the votes for cream."""
 MODEL_FILE = "set_forest.npz"
 """The trained forest, in the package's ``models`` folder."""
 

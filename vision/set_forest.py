@@ -10,8 +10,10 @@ calibration learned them.
 
 These patterns are summed up per point (``SetPatterns.features``) and judged by a random
 forest trained on rendered rooms (``benchmarks/train_set_forest.py``). The reader asks it
-only about pieces whose set the colours leave open, and takes its answer only when nearly
-all of its trees agree.
+about pieces whose set the colours leave open, and takes its answer only when nearly all of
+its trees agree (``SURE_SHARE``); and, once for each board about to be read, about the
+pieces read surely, one of which is doubtful where most of its trees give it the other set
+(``CONTRADICTING``): two witnesses that disagree.
 """
 
 from __future__ import annotations

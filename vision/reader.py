@@ -575,17 +575,18 @@ class BoardReader:
         # A piece whose set alone is open may show it round its colour (vision.set_forest).
         told = self._told_by_pattern(choices)
         if told:
-            unsure[list(told)] = False
-            for point in told:
+            points_told = list(told)
+            unsure[points_told] = False
+            for point in points_told:
                 del choices[point]
             relabelled, confidences = result.labels.copy(), result.confidences.copy()
-            relabelled[list(told)] = list(told.values())
-            confidences[list(told)] = np.maximum(confidences[list(told)],
-                                                 self.config.confident)
+            relabelled[points_told] = list(told.values())
+            confidences[points_told] = np.maximum(confidences[points_told],
+                                                  self.config.confident)
             result = replace(result, labels=relabelled, confidences=confidences)
             labels = tuple(LABELS[i] for i in result.labels.tolist())
             # Its colour is a mirror's, not its set's: it would teach the set's wrongly.
-            told_by_palette[list(told)] = True
+            told_by_palette[points_told] = True
         if clear and not unsure.any():
             # A board about to be read whose pattern plainly tells another set for a piece
             # read surely is doubtful there: two witnesses disagree.
@@ -631,15 +632,16 @@ class BoardReader:
     def _told_by_pattern(self, choices: dict[int, tuple[PointLabel, ...]]) -> dict[int, int]:
         """The set (label index) of each point whose choices are the two sets alone, where the
         pattern of its top, side and shadow tells it (``vision.set_forest``)."""
-        if (self._set_patterns is None or self._last_tops is None
-                or not self._tell_sets_by_pattern):
+        judging = self._set_patterns_judging()
+        if judging is None:
             return {}
+        patterns, tops = judging
         open_set = set(PIECE_LABELS)
         points = np.array([point for point, labels in choices.items()
                            if set(labels) == open_set], np.intp)
         if not len(points):
             return {}
-        told = self._set_patterns.told(self._last_tops, points, self.colours.means)
+        told = patterns.told(tops, points, self.colours.means)
         return {int(point): int(label) for point, label in zip(points, told, strict=True)
                 if label >= 0}
 
@@ -647,18 +649,26 @@ class BoardReader:
         """The pieces of ``labels`` (a board about to be read) whose pattern plainly tells
         the other set (``vision.set_forest.CONTRADICTING``), each with that set. A board is
         judged once: a still board read again is the board already judged."""
-        if (self._set_patterns is None or self._last_tops is None
-                or not self._tell_sets_by_pattern):
+        judging = self._set_patterns_judging()
+        if judging is None:
             return {}
+        patterns, tops = judging
         if self._judged_board is not None and np.array_equal(labels, self._judged_board):
             return {}
         pieces = np.flatnonzero(labels != _EMPTY)
-        other = self._set_patterns.contradicted(self._last_tops, pieces, labels[pieces],
-                                                self.colours.means)
+        other = patterns.contradicted(tops, pieces, labels[pieces], self.colours.means)
         if not (other >= 0).any():
             self._judged_board = labels.copy()
         return {int(point): int(label) for point, label in zip(pieces, other, strict=True)
                 if label >= 0}
+
+    def _set_patterns_judging(self) -> tuple[SetPatterns, FrameTops] | None:
+        """The set patterns and the last frame's tops, when the set forest judges that
+        frame (not when left out, or without the start's tops: see ``__init__``)."""
+        if (not self._tell_sets_by_pattern or self._set_patterns is None
+                or self._last_tops is None):
+            return None
+        return self._set_patterns, self._last_tops
 
     def pattern_features(self, points: np.ndarray) -> np.ndarray | None:
         """The set-pattern features (``vision.set_forest``) of ``points`` (indices) in the

@@ -96,11 +96,9 @@ def ring_features(rings: RingPixels, top_view: np.ndarray, points: np.ndarray,
     """
     if not len(points):
         return np.zeros((0, OWN_FEATURES), np.float32)
-    pixels = top_view.reshape(-1, 3)
-    paper_logs = np.log(np.maximum(paper.astype(np.float32), 1.0))
     parts = []
-    for ring, sector in zip(rings.pixels, rings.sectors, strict=True):
-        logs = pixel_logs(pixels[ring[points]]) - paper_logs[:, None, :]
+    for logs, sector in zip(_ring_logs(rings, top_view, points, paper), rings.sectors,
+                            strict=True):
         parts.append(np.quantile(logs, QUANTILES, axis=1).transpose(1, 0, 2).reshape(
             len(points), -1))
         grey = logs.mean(axis=2)
@@ -113,7 +111,7 @@ def ring_features(rings: RingPixels, top_view: np.ndarray, points: np.ndarray,
     rows = len(points)
     parts.append(np.broadcast_to(pale_mean[:3], (rows, 3)))
     parts.append(np.broadcast_to(dark_mean[:3], (rows, 3)))
-    parts.append(paper_logs.mean(axis=1, keepdims=True))
+    parts.append(_logs(paper).mean(axis=1, keepdims=True))
     result: np.ndarray = np.concatenate(parts, axis=1).astype(np.float32)
     return result
 
@@ -124,11 +122,24 @@ def ring_middles(rings: RingPixels, top_view: np.ndarray, points: np.ndarray,
     relative to ``paper``: as ``middles`` of their ``ring_features``."""
     if not len(points):
         return np.zeros((0, 6), np.float32)
-    pixels = top_view.reshape(-1, 3)
-    paper_logs = np.log(np.maximum(paper.astype(np.float32), 1.0))
     result: np.ndarray = np.concatenate(
-        [np.median(pixel_logs(pixels[ring[points]]) - paper_logs[:, None, :], axis=1)
-         for ring in rings.pixels[:2]], axis=1).astype(np.float32)
+        [np.median(logs, axis=1) for logs in _ring_logs(rings, top_view, points, paper, 2)],
+        axis=1).astype(np.float32)
+    return result
+
+
+def _ring_logs(rings: RingPixels, top_view: np.ndarray, points: np.ndarray,
+               paper: np.ndarray, count: int | None = None) -> list[np.ndarray]:
+    """Per ring (the first ``count``), the log colour of each of its pixels round each of
+    ``points``, relative to that point's ``paper`` (len(points), 3): (len(points), k, 3)."""
+    pixels = top_view.reshape(-1, 3)
+    paper_logs = _logs(paper)[:, None, :]
+    return [pixel_logs(pixels[ring[points]]) - paper_logs for ring in rings.pixels[:count]]
+
+
+def _logs(colours: np.ndarray) -> np.ndarray:
+    """Log of BGR ``colours`` (at least 1), in single precision, as ``pixel_logs`` takes."""
+    result: np.ndarray = np.log(np.maximum(colours.astype(np.float32), 1.0))
     return result
 
 
@@ -183,14 +194,13 @@ class SetPatterns:
     """The features of pieces whose set the colours leave open, and the forest's verdict."""
 
     def __init__(self, layout: SamplingLayout, start_tops: np.ndarray,
-                 start_sets: np.ndarray, forest: SetForest | None = None) -> None:
+                 start_sets: np.ndarray) -> None:
         """``start_tops`` as ``Calibration.start_tops``; ``start_sets`` (points,) the label
         index of each point in the start position (0: bare)."""
         self._rings = ring_pixels(layout)
         self._start_pieces = np.flatnonzero(start_sets != 0)
         self._start_middles = start_tops[self._start_pieces]
         self._start_sets = start_sets[self._start_pieces]
-        self._forest = forest
 
     def features(self, tops: FrameTops, points: np.ndarray, means: np.ndarray
                  ) -> np.ndarray:
@@ -201,8 +211,15 @@ class SetPatterns:
                             means[dark])
         own_middles = middles(own)
         sure = np.flatnonzero(tops.sure & (tops.labels != 0))
-        in_frame = compared(self._rings.grid, points, own_middles, sure,
-                            ring_middles(self._rings, tops.view, sure, tops.paper[sure]),
+        # The sure pieces among ``points`` (all of them, when a board about to be read is
+        # judged) have their middles in ``own`` already.
+        sure_middles = np.empty((len(sure), 6), np.float32)
+        row_of = {int(point): row for row, point in enumerate(points)}
+        featured = np.array([int(point) in row_of for point in sure], bool)
+        sure_middles[featured] = own_middles[[row_of[int(point)] for point in sure[featured]]]
+        rest = sure[~featured]
+        sure_middles[~featured] = ring_middles(self._rings, tops.view, rest, tops.paper[rest])
+        in_frame = compared(self._rings.grid, points, own_middles, sure, sure_middles,
                             tops.labels[sure], (pale, dark), itself=False)
         at_start = compared(self._rings.grid, points, own_middles, self._start_pieces,
                             self._start_middles, self._start_sets, (pale, dark), itself=True)
@@ -228,7 +245,7 @@ class SetPatterns:
         result = np.full(len(points), -1)
         if not len(points):
             return result
-        forest = self._forest or shipped_forest()
+        forest = shipped_forest()
         if forest is None:
             return result
         share = forest.pale_share(self.features(tops, points, means))

@@ -91,7 +91,7 @@ from vision.sampling import (
     wide_cross,
 )
 from vision.set_contrast import DISPUTED, confirmed, disputed, on_own_side
-from vision.set_forest import FrameTops, SetPatterns
+from vision.set_forest import FrameTops, SetPatterns, pale_and_dark
 from vision.shadows import DEEPEST_MARGIN, shadowed_cells
 from vision.surround import SurroundMap, SurroundWatch, surround_map
 
@@ -290,6 +290,14 @@ class BoardReader:
         self._mirror_spot = spot(self._layout.point_grid,
                                  [point in calibration.mirror_points
                                   for point in self._model.points])
+        darker_set = pale_and_dark(calibration.colours.means)[1]
+        started = start_labels(calibration.size)
+        self._dark_mirror_spot = spot(self._layout.point_grid,
+                                      [point in calibration.mirror_points
+                                       and started[index] == darker_set
+                                       for index, point in enumerate(self._model.points)])
+        """Whether each point lies where the start position's darker set's tops mirrored a
+        lamp whole, or near: a dark top there may look pale all over."""
         # How much brighter than the paper a dark set's top must be to mirror the lamp: in
         # the spot, as bright as the paper is enough (see vision.mirror_spot.SPOT_BRIGHTER).
         self._mirror_brighter = np.where(self._mirror_spot, SPOT_BRIGHTER, MIRROR_BRIGHTER)
@@ -656,7 +664,8 @@ class BoardReader:
         if self._judged_board is not None and np.array_equal(labels, self._judged_board):
             return {}
         pieces = np.flatnonzero(labels != _EMPTY)
-        other = patterns.contradicted(tops, pieces, labels[pieces], self.colours.means)
+        other = patterns.contradicted(tops, pieces, labels[pieces], self.colours.means,
+                                      self._dark_mirror_spot[pieces])
         if not (other >= 0).any():
             self._judged_board = labels.copy()
         return {int(point): int(label) for point, label in zip(pieces, other, strict=True)

@@ -292,12 +292,13 @@ class BoardReader:
                                   for point in self._model.points])
         darker_set = pale_and_dark(calibration.colours.means)[1]
         started = start_labels(calibration.size)
-        self._dark_mirror_spot = spot(self._layout.point_grid,
-                                      [point in calibration.mirror_points
-                                       and started[index] == darker_set
-                                       for index, point in enumerate(self._model.points)])
-        """Whether each point lies where the start position's darker set's tops mirrored a
-        lamp whole, or near: a dark top there may look pale all over."""
+        self._reflection_spot = spot(self._layout.point_grid, [
+            (point in calibration.mirror_points and started[index] == darker_set)
+            or point in calibration.pale_mirrors
+            for index, point in enumerate(self._model.points)])
+        """Whether each point lies where the start position showed a lamp's reflection on
+        glossy tops (the darker set's mirroring it whole, or the paler set's mirroring it),
+        or near: a dark top there may look pale all over."""
         # How much brighter than the paper a dark set's top must be to mirror the lamp: in
         # the spot, as bright as the paper is enough (see vision.mirror_spot.SPOT_BRIGHTER).
         self._mirror_brighter = np.where(self._mirror_spot, SPOT_BRIGHTER, MIRROR_BRIGHTER)
@@ -665,7 +666,7 @@ class BoardReader:
             return {}
         pieces = np.flatnonzero(labels != _EMPTY)
         other = patterns.contradicted(tops, pieces, labels[pieces], self.colours.means,
-                                      self._dark_mirror_spot[pieces])
+                                      self._reflection_spot[pieces])
         if not (other >= 0).any():
             self._judged_board = labels.copy()
         return {int(point): int(label) for point, label in zip(pieces, other, strict=True)

@@ -126,7 +126,7 @@ long blue shadow covered its point: all the trees said black, its pixels favoure
 palette by 1.17, and the board was read wrongly. Of the 249 pieces the forest told held out
 on twenty-six render sets (as ``vision.set_forest.SURE_SHARE`` is judged), none wrongly, 5
 favoured the other set's palette by this much. (On the sets it was trained on, where it
-tells far more, glossy tops mirroring a lamp among them, 43 of 6,391 frames read before
+tells far more, glossy tops mirroring a lamp among them, 42 of 5,758 frames read before
 are left to the game.)"""
 CORNER_SHARE = 0.5
 """Least share of a corner point's disc whose pixels look like a piece for it to hold that

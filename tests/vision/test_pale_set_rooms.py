@@ -101,9 +101,16 @@ def test_a_white_top_whose_lines_show_farther_across_is_read_from_the_game(
     assert frame.fitting(expected) == board
 
 
-def test_white_against_cream_is_refused_in_words(config: VisionConfig) -> None:
+@pytest.mark.parametrize("room", [
     # White and cream glossy pieces (a Blender render): the cream tops lie 0.31 from the
     # white ones, closer than any two sets a person tells apart at a glance.
-    image = cv2.imread(str(ROOMS / "white-cream-start.jpg"))
+    "white-cream",
+    # White and cream again (Blender seed 3901), 0.36 apart: as far apart as a red set
+    # and a black one greyed by a ceiling lamp's glare can be, but both sets are pale,
+    # near the paper's colour, and no frame of this room was read alone.
+    "white-cream-near-apart",
+])
+def test_white_against_cream_is_refused_in_words(config: VisionConfig, room: str) -> None:
+    image = cv2.imread(str(ROOMS / f"{room}-start.jpg"))
     with pytest.raises(CalibrationFailed, match="the two piece sets look alike to the camera"):
         calibrate(config, image)

@@ -115,8 +115,8 @@ PALE_SETS_SEPARATION = 0.45
 """Least distance between the two piece sets' median colours where both are pale (within
 ``vision.rims.PALE_SET`` of the paper's colour): told apart by their colour alone, with the
 paper's between and round them. Blender renders of white against cream (seeds 1401 and
-3901) calibrated at 0.37 and 0.36, their white set 0.01 and 0.03 from the paper, and no
-frame of them was read alone. On twenty-nine Blender seeds and the room renderer's two sets,
+3901) calibrated at 0.37 and 0.36, their white set 0.01 and 0.03 from the paper; no frame
+of 3901's was read alone. On twenty-nine Blender seeds and the room renderer's two sets,
 every other setup that calibrated had a set at least 0.78 from the paper."""
 BRIGHTNESS_WEIGHT = 0.5
 """Weight of brightness against colour when checking the start position's points."""

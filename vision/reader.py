@@ -667,11 +667,8 @@ class BoardReader:
         if palette_scores is not None:
             # Two witnesses that disagree: the pixels of a white top whose long shadow
             # covered its point favoured white's palette, where the pattern said black.
-            rows = palette_scores[points]
-            other = np.where(told >= 0, _OTHER_SET[np.maximum(told, 0)], 0)
-            against = (rows[np.arange(len(points)), other]
-                       - rows[np.arange(len(points)), np.maximum(told, 0)])
-            told = np.where(against >= PATTERN_AGAINST_PALETTE, -1, told)
+            leaning = leaning_sets(palette_scores[points], PATTERN_AGAINST_PALETTE)
+            told = np.where((leaning >= 0) & (leaning != told), -1, told)
         return {int(point): int(label) for point, label in zip(points, told, strict=True)
                 if label >= 0}
 

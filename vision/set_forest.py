@@ -229,7 +229,14 @@ class SetPatterns:
     def told(self, tops: FrameTops, points: np.ndarray, means: np.ndarray) -> np.ndarray:
         """(len(points),) the set (label index) the forest tells each of ``points`` is of,
         where nearly all its trees agree (``SURE_SHARE``), else -1."""
-        return self._sets_past(tops, points, means, SURE_SHARE)
+        result = np.full(len(points), -1)
+        share = self._pale_shares(tops, points, means)
+        if share is None:
+            return result
+        pale, dark = pale_and_dark(means)
+        result[share >= SURE_SHARE] = pale
+        result[share <= 1 - SURE_SHARE] = dark
+        return result
 
     def contradicted(self, tops: FrameTops, points: np.ndarray, read: np.ndarray,
                      means: np.ndarray, in_reflection: np.ndarray) -> np.ndarray:
@@ -248,19 +255,6 @@ class SetPatterns:
                            | (in_reflection & (share < SPOT_PALE_SHARE)),
                            share >= CONTRADICTING)
         result[against] = np.where(read_pale, dark, pale)[against]
-        return result
-
-    def _sets_past(self, tops: FrameTops, points: np.ndarray, means: np.ndarray,
-                   share_needed: float) -> np.ndarray:
-        """(len(points),) the set (label index) ``share_needed`` of the forest's votes tell
-        each of ``points`` is of, else -1."""
-        result = np.full(len(points), -1)
-        share = self._pale_shares(tops, points, means)
-        if share is None:
-            return result
-        pale, dark = pale_and_dark(means)
-        result[share >= share_needed] = pale
-        result[share <= 1 - share_needed] = dark
         return result
 
     def _pale_shares(self, tops: FrameTops, points: np.ndarray, means: np.ndarray

@@ -82,6 +82,13 @@ MIRROR_CHROMA = 0.1
 """Most chroma (log, relative to the paper round it) of a top mirroring the lamp: it has the
 colour of the paper the lamp lights (those renders: 0.03 to 0.04). A wooden top a low lamp
 lights between shadows on the paper round it is brighter too, and keeps its own colour."""
+FRAME_MIRROR_CHROMA = 0.15
+"""The same, for a top in a frame read as a set darker than the paper: there a top taken for
+a mirror of the lamp is only left doubtful between the sets, so the reader may be warier than
+calibration, where it changes what a set's colour is learned from. A Blender render under a
+wide lens (seed 4101) showed glossy black tops mirroring a lamp whiter than the cream sheet
+at 0.10 from the paper's colour, read surely as the red set, whose start tops had mirrored
+the lamp alike (0.11 to 0.12) and so taught red that colour: one step from a wrong board."""
 
 DIMMER_THAN_PALE_MIRROR = 0.18
 """How much dimmer (log) than the pale top that mirrored the lamp on a point at calibration a
@@ -129,21 +136,23 @@ def hides_cross(features: np.ndarray, bare: float) -> np.ndarray:
     return result
 
 
-def of_paper_chroma(relative: np.ndarray) -> np.ndarray:
-    """(points,) colours (log, relative to the paper round each point) within MIRROR_CHROMA
-    of the paper's, whatever their brightness: the colour a top mirroring the lamp has."""
+def of_paper_chroma(relative: np.ndarray, chroma: float = MIRROR_CHROMA) -> np.ndarray:
+    """(points,) colours (log, relative to the paper round each point) within ``chroma``
+    (MIRROR_CHROMA unless given) of the paper's, whatever their brightness: the colour a top
+    mirroring the lamp has."""
     brightness = channel_mean(relative)
-    result: np.ndarray = channel_norm(relative - brightness[:, None]) < MIRROR_CHROMA
+    result: np.ndarray = channel_norm(relative - brightness[:, None]) < chroma
     return result
 
 
-def mirrors_lamp(middle_relative: np.ndarray, brighter: float | np.ndarray = MIRROR_BRIGHTER
-                 ) -> np.ndarray:
+def mirrors_lamp(middle_relative: np.ndarray, brighter: float | np.ndarray = MIRROR_BRIGHTER,
+                 chroma: float = MIRROR_CHROMA) -> np.ndarray:
     """(points,) tops brighter than the paper round them by more than ``brighter``
     (MIRROR_BRIGHTER unless given, per point or for all), of its colour
-    (``of_paper_chroma``); ``middle_relative`` as ``BoardSamples.middle_relative``."""
+    (``of_paper_chroma`` within ``chroma``); ``middle_relative`` as
+    ``BoardSamples.middle_relative``."""
     result: np.ndarray = ((channel_mean(middle_relative) > brighter)
-                          & of_paper_chroma(middle_relative))
+                          & of_paper_chroma(middle_relative, chroma))
     return result
 
 

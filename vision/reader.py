@@ -52,6 +52,7 @@ from vision.errors import BadImage
 from vision.glare_reach import glared_from
 from vision.locate import BoardLocator, LocationStatus
 from vision.mirror_spot import (
+    FRAME_MIRROR_CHROMA,
     MIRROR_BRIGHTER,
     SPOT_BRIGHTER,
     dimmer_than_pale_mirror,
@@ -782,7 +783,8 @@ class BoardReader:
         dark = (labels != _EMPTY) & ~pale
         mirroring = np.where(pale, dimmer_than_pale_mirror(self._pale_mirror_levels,
                                                            samples.middle_relative),
-                             dark & mirrors_lamp(samples.middle_relative, self._mirror_brighter))
+                             dark & mirrors_lamp(samples.middle_relative, self._mirror_brighter,
+                                                     FRAME_MIRROR_CHROMA))
         result = np.where(mirroring, _OTHER_SET[labels], labels)
         if self.calibration.glare_reach:
             glossy = glared_from(self.calibration.glare_reach, self.colours.means,

@@ -15,10 +15,11 @@ from controller.geometry import parse_point, point_name, point_xy
 from controller.position import start_position
 from controller.reading import BoardReading
 from tests.vision.calibration_files import assert_kept_in_file
+from vision import reader
 from vision.calibrate import Calibration, CalibrationFailed, calibrate, start_labels
 from vision.colour import LABELS, PointLabel
 from vision.config import VisionConfig
-from vision.mirror_spot import hides_cross, lamp_split, mirrored_whole, spot
+from vision.mirror_spot import MIRROR_CHROMA, hides_cross, lamp_split, mirrored_whole, spot
 from vision.reader import BoardReader, FrameReading, ReadStatus
 
 ROOMS = Path(__file__).parent / "data" / "rooms"
@@ -216,6 +217,24 @@ def test_a_top_brighter_than_the_paper_may_be_of_either_glossy_set(
     assert set(frame.choices[c6]) == {PointLabel.RED, PointLabel.BLACK}
     # Black tops mirroring the lamp as alike are as doubtful; the game's board tells.
     assert frame.fitting([truth]) == truth
+
+
+def test_a_top_mirroring_a_lamp_whiter_than_the_sheet_may_be_of_either_glossy_set(
+        room_reading: Callable[[str], FrameReading], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Glossy red and black pieces with gold rims under a wide lens (a Blender render, seed
+    # 4101). In the start position five red tops mirror the lamp whole, whiter than the cream
+    # sheet, and the red set's colour reaches that far. In a frame the black tops on c1, d1
+    # and c2 mirror it as white: they were read as red, surely, one step from a wrong board.
+    truth = BoardReading.parse("b1r1rb/6/1bbbbr/1b2b1/2b1rb/r1bb2")
+    frame = room_reading("black-mirroring-white-lamp-wide")
+    assert frame.status is ReadStatus.DOUBTFUL
+    for name in ("c1", "d1", "c2"):
+        point = frame.doubtful.index(parse_point(name))
+        assert set(frame.choices[point]) == {PointLabel.RED, PointLabel.BLACK}
+    assert frame.fitting([truth]) == truth
+    # Judged as calibration judges the start's tops, d1 and c2 are no mirrors of the lamp.
+    monkeypatch.setattr(reader, "FRAME_MIRROR_CHROMA", MIRROR_CHROMA)
+    assert not room_reading("black-mirroring-white-lamp-wide").allows(truth)
 
 
 def test_a_top_as_bright_as_the_paper_where_the_start_mirrored_the_lamp_is_of_either_set(

@@ -3,13 +3,11 @@
 Usage: .venv/bin/python benchmarks/train_set_forest.py --renders DIR... [--features FILE]
            [--folds K] [--out FILE] [--jobs N]
 
-Each render set (the folder format of ``benchmarks/render_set.py``: Blender renders from
-``benchmarks/photoreal/generate.py``, the room renderer's from ``benchmarks/vision_rooms.py
---write``) is calibrated and read setup by setup, frame by frame, as the benchmark reads
-it, by a reader that leaves the forest out. Every piece of every hand-free frame the
-reader located gives one row: its features (``BoardReader.pattern_features``) and whether
-it is of the paler set. Pieces whose set the reader left open (the rows the forest will
-be asked about) weigh ``OPEN_WEIGHT`` times as much as the others.
+The rows are the pieces of the render sets' hand-free frames, as ``benchmarks/set_rows.py``
+reads them; the forest learns from what it is asked of each piece
+(``BoardReader.pattern_features``) whether it is of the paler set. Pieces whose set the
+reader left open (the rows the forest will be asked about) weigh ``OPEN_WEIGHT`` times as
+much as the others.
 
 ``--features FILE`` keeps the rows (written when missing, read when there), so that the
 forest can be trained again without reading the renders again. ``--folds K`` judges the
@@ -31,7 +29,6 @@ import argparse
 import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -42,18 +39,12 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from benchmarks.render_set import read_render_set  # noqa: E402
-from controller.position import Color  # noqa: E402
-from vision.calibrate import CalibrationFailed, calibrate  # noqa: E402
-from vision.colour import LABELS, PIECE_LABELS, PointLabel  # noqa: E402
-from vision.config import VisionConfig  # noqa: E402
-from vision.reader import BoardReader, ReadStatus  # noqa: E402
+from benchmarks.set_rows import Rows, rows_of  # noqa: E402
 from vision.set_forest import (  # noqa: E402
     CONTRADICTING,
     FEATURES,
     MODEL_FILE,
     SURE_SHARE,
-    pale_and_dark,
 )
 
 OPEN_WEIGHT = 20.0
@@ -66,81 +57,6 @@ SPLIT_SHARE = 0.3
 """Share of the features each split chooses among."""
 SHARES = (0.9, 0.95, SURE_SHARE, 0.99)
 """Shares of the trees' votes at which ``--folds`` reports."""
-
-
-@dataclass
-class Rows:
-    """Training rows: one per piece of a hand-free frame."""
-
-    features: np.ndarray
-    """(n, FEATURES)."""
-    pale: np.ndarray
-    """(n,) whether the piece is of the paler set."""
-    open_set: np.ndarray
-    """(n,) whether the reader left its set open (its choices were the two sets)."""
-    frame: np.ndarray
-    """(n,) the frame's name (render set, setup, file)."""
-    other_doubts: np.ndarray
-    """(n,) whether the frame has doubtful points other than open sets' (it stays
-    doubtful whatever the forest says)."""
-    read_surely_pale: np.ndarray
-    """(n,) 1 where the reader read the piece surely as the paler set, 0 as the darker,
-    -1 where it did not read it surely as a piece (for ``CONTRADICTING``)."""
-    frame_read: np.ndarray
-    """(n,) whether the reader read the piece's frame."""
-
-    @staticmethod
-    def joined(parts: list[Rows]) -> Rows:
-        return Rows(*(np.concatenate([getattr(part, name) for part in parts])
-                      for name in FIELDS))
-
-    def only(self, mask: np.ndarray) -> Rows:
-        return Rows(*(getattr(self, name)[mask] for name in FIELDS))
-
-
-FIELDS = ("features", "pale", "open_set", "frame", "other_doubts", "read_surely_pale",
-          "frame_read")
-
-
-def rows_of(root: Path) -> Rows:
-    """The training rows of one render set."""
-    config = VisionConfig()
-    features, pale, open_set, frames, other, surely, read = [], [], [], [], [], [], []
-    both = set(PIECE_LABELS)
-    for setup in read_render_set(root):
-        try:
-            calibration = calibrate(config, setup.image(setup.start))
-        except CalibrationFailed:
-            continue
-        reader = BoardReader(calibration, config, tell_sets_by_pattern=False)
-        for frame in setup.frames:
-            reading = reader.read(setup.image(frame.file))
-            if frame.hand or frame.board is None or reading.status is ReadStatus.NO_BOARD:
-                continue
-            truth = [frame.board.piece_at(point) for point in reading.points]
-            pieces = np.array([i for i, colour in enumerate(truth) if colour is not None])
-            found = reader.pattern_features(pieces) if len(pieces) else None
-            if found is None:
-                continue
-            paler = LABELS[pale_and_dark(reader.colours.means)[0]]
-            opened = {reading.points.index(point) for point, choices
-                      in zip(reading.doubtful, reading.choices, strict=True)
-                      if set(choices) == both}
-            features.append(found)
-            pale.extend((truth[i] is Color.RED) == (paler is PointLabel.RED) for i in pieces)
-            open_set.extend(i in opened for i in pieces)
-            name = f"{root.name}/{setup.condition}/{setup.folder.name}/{frame.file}"
-            frames.extend([name] * len(pieces))
-            other.extend([len(opened) < len(reading.doubtful)] * len(pieces))
-            doubted = {reading.points.index(point) for point in reading.doubtful}
-            surely.extend(-1 if i in doubted or reading.labels[i] is PointLabel.EMPTY
-                          else int(reading.labels[i] is paler) for i in pieces)
-            read.extend([reading.reading is not None] * len(pieces))
-    print(f"{root}: {sum(len(f) for f in features)} pieces, {sum(open_set)} open",
-          flush=True)
-    return Rows(np.concatenate(features) if features else np.zeros((0, FEATURES), np.float32),
-                np.array(pale, bool), np.array(open_set, bool), np.array(frames, str),
-                np.array(other, bool), np.array(surely, np.int8), np.array(read, bool))
 
 
 def train(rows: Rows, seed: int = 1):  # type: ignore[no-untyped-def]
@@ -169,7 +85,7 @@ def cross_check(rows: Rows, folds: int, roots: list[Path]) -> bool:
     """Judge each fold of render sets by a forest trained on the others; prints what it
     tells and returns whether no frame would be read wrongly at SURE_SHARE."""
     shares = np.zeros(len(rows.pale))
-    set_of = np.array([name.split("/")[0] for name in rows.frame])
+    set_of = rows.render_sets()
     for fold in range(folds):
         held = np.isin(set_of, [root.name for root in roots[fold::folds]])
         if held.any() and (~held).any():
@@ -203,6 +119,18 @@ def cross_check(rows: Rows, folds: int, roots: list[Path]) -> bool:
           f"{int(misread.sum())} of them read wrongly; frames read rightly then doubtful: "
           f"{len(lost)}")
     return ok
+
+
+def read_rows(roots: list[Path], cache: Path | None, jobs: int) -> Rows:
+    """The training rows of the render sets ``roots``, read from ``cache`` when it exists,
+    else from the renders (and then written to ``cache`` when given)."""
+    if cache is not None and cache.exists():
+        return Rows.load(cache)
+    with ProcessPoolExecutor(jobs) as pool:
+        rows = Rows.joined(list(pool.map(rows_of, roots)))
+    if cache is not None:
+        rows.save(cache)
+    return rows
 
 
 def write_forest(forest, path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -241,14 +169,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     roots = sorted(args.renders)
-    if args.features is not None and args.features.exists():
-        with np.load(args.features) as data:
-            rows = Rows(*(data[name] for name in FIELDS))
-    else:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            rows = Rows.joined(list(pool.map(rows_of, roots)))
-        if args.features is not None:
-            np.savez_compressed(args.features, **vars(rows))
+    rows = read_rows(roots, args.features, args.jobs)
     ok = cross_check(rows, args.folds, roots) if args.folds else True
     write_forest(train(rows), args.out)
     return 0 if ok else 1

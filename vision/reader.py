@@ -93,6 +93,7 @@ from vision.sampling import (
 )
 from vision.set_contrast import DISPUTED, confirmed, disputed, on_own_side
 from vision.set_forest import FrameTops, SetPatterns, pale_and_dark
+from vision.set_net import patches
 from vision.shadows import DEEPEST_MARGIN, shadowed_cells
 from vision.surround import SurroundMap, SurroundWatch, surround_map
 
@@ -654,9 +655,11 @@ class BoardReader:
         """The set (label index) of each point whose choices are the two sets alone, where the
         pattern of its top, side and shadow tells it (``vision.set_forest``), and its pixels
         do not favour the other set's palette by ``PATTERN_AGAINST_PALETTE``
-        (``palette_scores`` as ``_palette_scores``)."""
+        (``palette_scores`` as ``_palette_scores``); none where the sheet round the grid is
+        not quiet (``vision.surround.QUIET_SHARE``)."""
         judging = self._set_patterns_judging()
-        if judging is None:
+        if judging is None or (self._surround is not None and not self._surround.quiet()):
+            # (Something may be coming in over the sheet: a doubt may be a fingertip's.)
             return {}
         patterns, tops = judging
         open_set = set(PIECE_LABELS)
@@ -707,6 +710,16 @@ class BoardReader:
             return None
         return self._set_patterns.features(self._last_tops, np.asarray(points, np.intp),
                                            self.colours.means)
+
+    def top_patches(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """The view of the tops round ``points`` (indices) in the last frame located, as the
+        set network is shown them (``vision.set_net.patches``), and the BGR of the paper
+        each is judged against; None before any such frame. For training the network."""
+        if self._last_tops is None:
+            return None
+        points = np.asarray(points, np.intp)
+        return (patches(self._layout, self._last_tops.view, points),
+                self._last_tops.paper[points].astype(np.float32))
 
     def _cross_at_local_level(self, features: np.ndarray, result: Classification
                               ) -> np.ndarray | None:

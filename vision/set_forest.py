@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.sampling import SamplingLayout, pixel_logs
+from vision.set_net import FOREST_AGREES, NET_SURE, net_inputs, patches, shipped_net
 
 RINGS = ((0.0, 0.15), (0.15, 0.3), (0.3, 0.42), (0.42, 0.55), (0.55, 0.7))
 """Rings round a point on the tops' plane (inner and outer radius, in pitches): the middle
@@ -197,6 +198,7 @@ class SetPatterns:
                  start_sets: np.ndarray) -> None:
         """``start_tops`` as ``Calibration.start_tops``; ``start_sets`` (points,) the label
         index of each point in the start position (0: bare)."""
+        self._layout = layout
         self._rings = ring_pixels(layout)
         self._start_pieces = np.flatnonzero(start_sets != 0)
         self._start_middles = start_tops[self._start_pieces]
@@ -227,15 +229,36 @@ class SetPatterns:
         return result
 
     def told(self, tops: FrameTops, points: np.ndarray, means: np.ndarray) -> np.ndarray:
-        """(len(points),) the set (label index) the forest tells each of ``points`` is of,
-        where nearly all its trees agree (``SURE_SHARE``), else -1."""
+        """(len(points),) the set (label index) each of ``points`` is of, where nearly all the
+        forest's trees agree (``SURE_SHARE``), or where the set network is sure and most of
+        the trees agree with it (``vision.set_net.NET_SURE``, ``FOREST_AGREES``), else -1."""
         result = np.full(len(points), -1)
         share = self._pale_shares(tops, points, means)
         if share is None:
             return result
         pale, dark = pale_and_dark(means)
-        result[share >= SURE_SHARE] = pale
-        result[share <= 1 - SURE_SHARE] = dark
+        net_share = self._net_shares(tops, points, means, share)
+        result[(share >= SURE_SHARE) | ((net_share >= NET_SURE) & (share >= FOREST_AGREES))] = pale
+        result[(share <= 1 - SURE_SHARE)
+               | ((net_share <= 1 - NET_SURE) & (share <= 1 - FOREST_AGREES))] = dark
+        return result
+
+    def _net_shares(self, tops: FrameTops, points: np.ndarray, means: np.ndarray,
+                    forest_share: np.ndarray) -> np.ndarray:
+        """(len(points),) the set network's share for the paler set, asked only where the
+        forest leans far enough for its word to count and does not tell the set itself
+        (0.5, no word, elsewhere or without a network)."""
+        result = np.full(len(points), 0.5)
+        net = shipped_net()
+        leaning = np.maximum(forest_share, 1 - forest_share)
+        asked = (leaning >= FOREST_AGREES) & (leaning < SURE_SHARE)
+        if net is None or not asked.any():
+            return result
+        pale, dark = pale_and_dark(means)
+        chosen = points[asked]
+        result[asked] = net.pale_share(net_inputs(
+            patches(self._layout, tops.view, chosen), tops.paper[chosen], means[pale],
+            means[dark]))
         return result
 
     def contradicted(self, tops: FrameTops, points: np.ndarray, read: np.ndarray,

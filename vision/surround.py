@@ -64,6 +64,13 @@ counted as changed: a hand's shading and its shadows change more, noise and a sh
 edge less."""
 ARM_SHARE = 0.04
 """Least share of the band changed that is a hand."""
+QUIET_SHARE = 0.02
+"""Most share of the band changed for the sheet round the grid to count as quiet: nothing
+coming in. Where it changed more, though less than ``ARM_SHARE``, the reader reads only what
+the colours tell (``BoardReader``): fingertips over the sheet's edge, short of the grid
+(Blender seed 1601), changed 0.03 of it, and the board was read once the set network told
+its one doubtful piece. On thirty-three render sets no hand-free frame changed more than
+0.015 but two under a low lamp (0.022 and 0.028)."""
 LEAST_SEEN = 0.25
 """Least share of the band seen both at calibration and in the frame for a verdict."""
 STILL_SHARE = 0.01
@@ -239,6 +246,11 @@ class SurroundWatch:
         self.reference[where.seen] = logs[where.seen]
         self.seen |= where.seen
         return False
+
+    def quiet(self) -> bool:
+        """Whether the last frame compared changed the band by no more than ``QUIET_SHARE``
+        (or too little of it was seen to tell)."""
+        return self._last is None or self._last.share <= QUIET_SHARE
 
     def follow(self) -> None:
         """Blend the last frame compared into the reference where it did not change: the

@@ -1,0 +1,141 @@
+"""Training rows for the models that tell a piece's set where its colours leave it open.
+
+Each render set (the folder format of ``benchmarks/render_set.py``: Blender renders from
+``benchmarks/photoreal/generate.py``, the room renderer's from ``benchmarks/vision_rooms.py
+--write``) is calibrated and read setup by setup, frame by frame, as the benchmark reads
+it, by a reader that leaves the set forest and the set network out. Every piece of every
+hand-free frame the reader located gives one row: what the forest is asked
+(``BoardReader.pattern_features``), what the network is (``BoardReader.top_patches``, with
+the sets' colours), whether it is of the paler set, and how the reader read it.
+``benchmarks/train_set_forest.py`` and ``benchmarks/train_set_net.py`` train on them.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+# benchmarks/vision.py would shadow the ``vision`` package: drop this folder from the
+# import path, and reach the shared folder format through the repository root.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+from benchmarks.render_set import read_render_set  # noqa: E402
+from controller.position import Color  # noqa: E402
+from vision.calibrate import CalibrationFailed, calibrate  # noqa: E402
+from vision.colour import LABELS, PIECE_LABELS, PointLabel  # noqa: E402
+from vision.config import VisionConfig  # noqa: E402
+from vision.reader import BoardReader, ReadStatus  # noqa: E402
+from vision.set_forest import FEATURES, pale_and_dark  # noqa: E402
+from vision.set_net import PATCH_SIZE  # noqa: E402
+
+
+@dataclass
+class Rows:
+    """Training rows: one per piece of a hand-free frame."""
+
+    features: np.ndarray
+    """(n, FEATURES) what the set forest is asked."""
+    pale: np.ndarray
+    """(n,) whether the piece is of the paler set."""
+    open_set: np.ndarray
+    """(n,) whether the reader left its set open (its choices were the two sets)."""
+    frame: np.ndarray
+    """(n,) the frame's name (render set, setup, file)."""
+    other_doubts: np.ndarray
+    """(n,) whether the frame has doubtful points other than open sets' (it stays
+    doubtful whatever the models say)."""
+    read_surely_pale: np.ndarray
+    """(n,) 1 where the reader read the piece surely as the paler set, 0 as the darker,
+    -1 where it did not read it surely as a piece (for ``CONTRADICTING``)."""
+    frame_read: np.ndarray
+    """(n,) whether the reader read the piece's frame."""
+    patches: np.ndarray
+    """(n, PATCH_SIZE, PATCH_SIZE, 3) BGR of the view of the tops round the piece."""
+    paper: np.ndarray
+    """(n, 3) BGR of the paper the piece is judged against."""
+    means: np.ndarray
+    """(n, 6) the paler and the darker set's mean colours (log, relative to the paper)."""
+
+    @staticmethod
+    def joined(parts: list[Rows]) -> Rows:
+        return Rows(*(np.concatenate([getattr(part, name) for part in parts])
+                      for name in FIELDS))
+
+    def only(self, mask: np.ndarray) -> Rows:
+        return Rows(*(getattr(self, name)[mask] for name in FIELDS))
+
+    def render_sets(self) -> np.ndarray:
+        """(n,) the name of each row's render set."""
+        return np.array([name.split("/")[0] for name in self.frame])
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, **vars(self))
+
+    @staticmethod
+    def load(path: Path) -> Rows:
+        with np.load(path) as data:
+            return Rows(*(data[name] for name in FIELDS))
+
+
+FIELDS = ("features", "pale", "open_set", "frame", "other_doubts", "read_surely_pale",
+          "frame_read", "patches", "paper", "means")
+
+
+def rows_of(root: Path) -> Rows:
+    """The training rows of one render set."""
+    config = VisionConfig()
+    columns: dict[str, list[object]] = {name: [] for name in FIELDS}
+    both = set(PIECE_LABELS)
+    for setup in read_render_set(root):
+        try:
+            calibration = calibrate(config, setup.image(setup.start))
+        except CalibrationFailed:
+            continue
+        reader = BoardReader(calibration, config, tell_sets_by_pattern=False)
+        for frame in setup.frames:
+            reading = reader.read(setup.image(frame.file))
+            if frame.hand or frame.board is None or reading.status is ReadStatus.NO_BOARD:
+                continue
+            truth = [frame.board.piece_at(point) for point in reading.points]
+            pieces = np.array([i for i, colour in enumerate(truth) if colour is not None])
+            found = reader.pattern_features(pieces) if len(pieces) else None
+            around = reader.top_patches(pieces) if len(pieces) else None
+            if found is None or around is None:
+                continue
+            pale, dark = pale_and_dark(reader.colours.means)
+            paler = LABELS[pale]
+            opened = {reading.points.index(point) for point, choices
+                      in zip(reading.doubtful, reading.choices, strict=True)
+                      if set(choices) == both}
+            doubted = {reading.points.index(point) for point in reading.doubtful}
+            name = f"{root.name}/{setup.condition}/{setup.folder.name}/{frame.file}"
+            columns["features"].append(found)
+            columns["patches"].append(around[0])
+            columns["paper"].append(around[1])
+            sets = np.concatenate([reader.colours.means[pale, :3], reader.colours.means[dark, :3]])
+            columns["means"].append(np.broadcast_to(sets, (len(pieces), 6)))
+            columns["pale"].append([(truth[i] is Color.RED) == (paler is PointLabel.RED)
+                                    for i in pieces])
+            columns["open_set"].append([i in opened for i in pieces])
+            columns["frame"].append([name] * len(pieces))
+            columns["other_doubts"].append([len(opened) < len(reading.doubtful)] * len(pieces))
+            columns["read_surely_pale"].append(
+                [-1 if i in doubted or reading.labels[i] is PointLabel.EMPTY
+                 else int(reading.labels[i] is paler) for i in pieces])
+            columns["frame_read"].append([reading.reading is not None] * len(pieces))
+    empty = {"features": np.zeros((0, FEATURES), np.float32),
+             "patches": np.zeros((0, PATCH_SIZE, PATCH_SIZE, 3), np.uint8),
+             "paper": np.zeros((0, 3), np.float32), "means": np.zeros((0, 6), np.float32)}
+    kinds = {"features": np.float32, "patches": np.uint8, "paper": np.float32,
+             "means": np.float32, "pale": bool, "open_set": bool, "frame": str,
+             "other_doubts": bool, "read_surely_pale": np.int8, "frame_read": bool}
+    rows = Rows(*(np.concatenate([np.asarray(part) for part in columns[name]]).astype(kinds[name])
+                  if columns[name] else empty.get(name, np.zeros(0, kinds[name]))
+                  for name in FIELDS))
+    print(f"{root}: {len(rows.pale)} pieces, {int(rows.open_set.sum())} open", flush=True)
+    return rows

@@ -1,0 +1,207 @@
+"""Train the network that tells a piece's set where its colours leave it open (vision.set_net).
+
+Usage: .venv/bin/python benchmarks/train_set_net.py --renders DIR... [--rows FILE]
+           [--folds K] [--epochs N] [--out FILE] [--jobs N] [--seed S]
+
+The rows are the pieces of the render sets' hand-free frames, as ``benchmarks/set_rows.py``
+reads them (``--rows FILE`` keeps them, as ``train_set_forest.py --features`` does: the same
+file serves both). The network learns from the view round each piece
+(``vision.set_net.net_inputs``) whether it is of the paler set; pieces whose set the reader
+left open weigh ``OPEN_WEIGHT`` times as much as the others, and each batch is shown turned
+and mirrored at random.
+
+``--folds K`` judges the training first: the render sets are split into K folds as
+``train_set_forest.py`` splits them, and each fold's rows are judged by a network and a
+forest trained on the others, through the shipped forward pass (``vision.set_net.SetNet``).
+It prints how many of the open pieces the network tells at several shares, alone and where
+the forest agrees (``vision.set_net.FOREST_AGREES``), how many of those wrongly, and the
+frames whose only doubt was such pieces that would then be read, and read wrongly, with
+the reader's rule (the forest sure, or the network sure and the forest agreeing). It exits
+1 when a frame would be read wrongly at ``vision.set_net.NET_SURE``. Then the network is
+trained on every set and written to ``--out`` (the package's model by default).
+
+Training needs PyTorch (``pip install -e '.[train]'``; on a PC without a GPU the CPU build
+is enough: ``pip install torch --index-url https://download.pytorch.org/whl/cpu``); the
+reader needs only numpy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+# benchmarks/vision.py would shadow the ``vision`` package: drop this folder from the
+# import path, and reach the shared folder format through the repository root.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+from benchmarks.set_rows import Rows  # noqa: E402
+from benchmarks.train_set_forest import pale_shares, read_rows, train  # noqa: E402
+from vision.set_forest import SURE_SHARE  # noqa: E402
+from vision.set_net import (  # noqa: E402
+    CHANNELS,
+    FOREST_AGREES,
+    LAYERS,
+    MODEL_FILE,
+    NET_SURE,
+    SetNet,
+    net_inputs,
+)
+
+OPEN_WEIGHT = 20.0
+"""How much more a piece whose set the reader left open weighs in training than one it
+read (as for the forest)."""
+EPOCHS = 6
+BATCH = 256
+LEARNING_RATE = 3e-3
+"""Peak of the one-cycle schedule (AdamW)."""
+SHARES = (0.95, NET_SURE, 0.99, 0.995)
+"""Shares of the network's word at which ``--folds`` reports."""
+
+
+def inputs_of(rows: Rows) -> np.ndarray:
+    return net_inputs(rows.patches, rows.paper, rows.means[:, :3], rows.means[:, 3:])
+
+
+def train_net(rows: Rows, epochs: int, seed: int) -> dict[str, np.ndarray]:
+    """The weights of a network trained on ``rows``, named as ``vision.set_net`` reads them."""
+    try:
+        import torch
+        from torch import nn
+    except ImportError:
+        sys.exit("training needs PyTorch: .venv/bin/pip install -e '.[train]'")
+    torch.manual_seed(seed)
+    generator = np.random.default_rng(seed)
+    layers = {
+        "conv0": nn.Conv2d(CHANNELS, 24, 3, padding=1), "conv1": nn.Conv2d(24, 24, 3, padding=1),
+        "conv2": nn.Conv2d(24, 48, 3, padding=1), "conv3": nn.Conv2d(48, 48, 3, padding=1),
+        "dense0": nn.Linear(96, 48), "dense1": nn.Linear(48, 1)}
+    assert tuple(layers) == LAYERS
+    features = nn.Sequential(layers["conv0"], nn.ReLU(), layers["conv1"], nn.ReLU(),
+                             nn.MaxPool2d(2), layers["conv2"], nn.ReLU(), nn.MaxPool2d(2),
+                             layers["conv3"], nn.ReLU())
+    head = nn.Sequential(layers["dense0"], nn.ReLU(), nn.Dropout(0.2), layers["dense1"])
+
+    def forward(batch: torch.Tensor) -> torch.Tensor:
+        maps = features(batch)
+        return head(torch.cat([maps.mean((2, 3)), maps.amax((2, 3))], 1)).squeeze(1)
+
+    parameters = [p for layer in layers.values() for p in layer.parameters()]
+    optimiser = torch.optim.AdamW(parameters, LEARNING_RATE, weight_decay=1e-4)
+    x = torch.from_numpy(inputs_of(rows))
+    y = torch.from_numpy(rows.pale.astype(np.float32))
+    weight = torch.from_numpy(np.where(rows.open_set, OPEN_WEIGHT, 1.0).astype(np.float32))
+    batches = len(y) // BATCH
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, LEARNING_RATE,
+                                                   total_steps=epochs * batches)
+    features.train()
+    head.train()
+    for epoch in range(epochs):
+        order = torch.from_numpy(generator.permutation(len(y)))
+        total = 0.0
+        for start in range(0, batches * BATCH, BATCH):
+            chosen = order[start:start + BATCH]
+            batch = torch.rot90(x[chosen], int(generator.integers(4)), (2, 3))
+            if generator.random() < 0.5:
+                batch = torch.flip(batch, (3,))
+            loss = (nn.functional.binary_cross_entropy_with_logits(
+                forward(batch), y[chosen], reduction="none") * weight[chosen]).sum() \
+                / weight[chosen].sum()
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss.detach())
+        print(f"  epoch {epoch + 1}/{epochs}: loss {total / max(batches, 1):.4f}", flush=True)
+    return {f"{name}.{part}": getattr(layer, part).detach().numpy().astype(np.float32)
+            for name, layer in layers.items() for part in ("weight", "bias")}
+
+
+def net_shares(weights: dict[str, np.ndarray], rows: Rows) -> np.ndarray:
+    """The shipped forward pass's shares for the paler set, for ``rows``."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / MODEL_FILE
+        np.savez(path, **weights)
+        net = SetNet(path)
+    inputs = inputs_of(rows)
+    return np.concatenate([net.pale_share(inputs[start:start + 512])
+                           for start in range(0, len(inputs), 512)])
+
+
+def cross_check(rows: Rows, folds: int, roots: list[Path], epochs: int, seed: int) -> bool:
+    """Judge each fold of render sets by a network and a forest trained on the others;
+    prints what they tell and returns whether no frame would be read wrongly."""
+    net, forest = np.full(len(rows.pale), 0.5), np.full(len(rows.pale), 0.5)
+    set_of = rows.render_sets()
+    for fold in range(folds):
+        held = np.isin(set_of, [root.name for root in roots[fold::folds]])
+        if held.any() and (~held).any():
+            print(f"fold {fold + 1}/{folds}: {int(held.sum())} rows held out", flush=True)
+            # Only the open pieces are judged: the network is asked of no others.
+            judged = held & rows.open_set
+            net[judged] = net_shares(train_net(rows.only(~held), epochs, seed),
+                                     rows.only(judged))
+            forest[held] = pale_shares(train(rows.only(~held)), rows.features[held])
+    asked = rows.open_set
+    print(f"open pieces: {int(asked.sum())} of {len(asked)} pieces")
+    forest_sure = (forest >= SURE_SHARE) | (forest <= 1 - SURE_SHARE)
+    ok = True
+    for share in SHARES:
+        net_sure = (net >= share) | (net <= 1 - share)
+        agreeing = np.where(net >= 0.5, forest, 1 - forest) >= FOREST_AGREES
+        for way, told, says_pale in (
+                ("alone", net_sure, net >= 0.5),
+                ("with the forest", forest_sure | (net_sure & agreeing),
+                 np.where(forest_sure, forest >= 0.5, net >= 0.5))):
+            read, read_wrongly, told_count, wrong_count = _judged(rows, asked & told, says_pale)
+            print(f"  at {share:.3f}, {way}: {told_count} told, {wrong_count} wrongly; frames "
+                  f"then read {len(read)}, {len(read_wrongly)} wrongly")
+            if share == NET_SURE and way != "alone" and read_wrongly:
+                ok = False
+                print("    read wrongly: " + ", ".join(sorted(read_wrongly)))
+    read, _, told_count, _ = _judged(rows, asked & forest_sure, forest >= 0.5)
+    print(f"  the forest alone at {SURE_SHARE:.2f}: {told_count} told; frames then read "
+          f"{len(read)}")
+    return ok
+
+
+def _judged(rows: Rows, told: np.ndarray, says_pale: np.ndarray
+            ) -> tuple[set[str], set[str], int, int]:
+    """The frames whose only doubt was open sets that ``told`` pieces would all settle, those
+    of them read wrongly, and how many pieces were told and how many wrongly."""
+    wrong = told & (says_pale != rows.pale)
+    by_frame: dict[str, list[bool]] = defaultdict(list)
+    for index in np.flatnonzero(rows.open_set & ~rows.other_doubts):
+        by_frame[rows.frame[index]].append(bool(told[index]))
+    read = {frame for frame, all_told in by_frame.items() if all(all_told)}
+    read_wrongly = {rows.frame[index] for index in np.flatnonzero(wrong)} & read
+    return read, read_wrongly, int(told.sum()), int(wrong.sum())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--renders", type=Path, nargs="+", required=True)
+    parser.add_argument("--rows", type=Path)
+    parser.add_argument("--folds", type=int, default=0)
+    parser.add_argument("--epochs", type=int, default=EPOCHS)
+    parser.add_argument("--out", type=Path,
+                        default=_HERE.parent / "vision" / "models" / MODEL_FILE)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    roots = sorted(args.renders)
+    rows = read_rows(roots, args.rows, args.jobs)
+    ok = cross_check(rows, args.folds, roots, args.epochs, args.seed) if args.folds else True
+    np.savez_compressed(args.out, **train_net(rows, args.epochs, args.seed))
+    print(f"wrote {args.out}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,7 +1,7 @@
 """Train the network that tells a piece's set where its colours leave it open (vision.set_net).
 
 Usage: .venv/bin/python benchmarks/train_set_net.py --renders DIR... [--rows FILE]
-           [--folds K] [--epochs N] [--out FILE] [--jobs N] [--seed S]
+           [--folds K] [--shares FILE] [--epochs N] [--out FILE] [--jobs N] [--seed S]
 
 The rows are the pieces of the render sets' hand-free frames, as ``benchmarks/set_rows.py``
 reads them (``--rows FILE`` keeps them, as ``train_set_forest.py --features`` does: the same
@@ -17,8 +17,10 @@ It prints how many of the open pieces the network tells at several shares, alone
 the forest agrees (``vision.set_net.FOREST_AGREES``), how many of those wrongly, and the
 frames whose only doubt was such pieces that would then be read, and read wrongly, with
 the reader's rule (the forest sure, or the network sure and the forest agreeing). It exits
-1 when a frame would be read wrongly at ``vision.set_net.NET_SURE``. Then the network is
-trained on every set and written to ``--out`` (the package's model by default).
+1 when a frame would be read wrongly at ``vision.set_net.NET_SURE``. ``--shares FILE`` keeps
+the held-out shares (the network's, on the open pieces, and the forest's), to weigh other
+thresholds without training again. Then the network is trained on every set and written to
+``--out`` (the package's model by default).
 
 Training needs PyTorch (``pip install -e '.[train]'``; on a PC without a GPU the CPU build
 is enough: ``pip install torch --index-url https://download.pytorch.org/whl/cpu``); the
@@ -134,9 +136,11 @@ def net_shares(weights: dict[str, np.ndarray], rows: Rows) -> np.ndarray:
                            for start in range(0, len(inputs), 512)])
 
 
-def cross_check(rows: Rows, folds: int, roots: list[Path], epochs: int, seed: int) -> bool:
+def cross_check(rows: Rows, folds: int, roots: list[Path], epochs: int, seed: int,
+                shares_file: Path | None = None) -> bool:
     """Judge each fold of render sets by a network and a forest trained on the others;
-    prints what they tell and returns whether no frame would be read wrongly."""
+    prints what they tell and returns whether no frame would be read wrongly. The held-out
+    shares are written to ``shares_file`` when given."""
     net, forest = np.full(len(rows.pale), 0.5), np.full(len(rows.pale), 0.5)
     set_of = rows.render_sets()
     for fold in range(folds):
@@ -148,6 +152,9 @@ def cross_check(rows: Rows, folds: int, roots: list[Path], epochs: int, seed: in
             net[judged] = net_shares(train_net(rows.only(~held), epochs, seed),
                                      rows.only(judged))
             forest[held] = pale_shares(train(rows.only(~held)), rows.features[held])
+    if shares_file is not None:
+        np.savez_compressed(shares_file, net=net, forest=forest, pale=rows.pale,
+                            open_set=rows.open_set, frame=rows.frame)
     asked = rows.open_set
     print(f"open pieces: {int(asked.sum())} of {len(asked)} pieces")
     forest_sure = (forest >= SURE_SHARE) | (forest <= 1 - SURE_SHARE)
@@ -189,6 +196,7 @@ def main() -> int:
     parser.add_argument("--renders", type=Path, nargs="+", required=True)
     parser.add_argument("--rows", type=Path)
     parser.add_argument("--folds", type=int, default=0)
+    parser.add_argument("--shares", type=Path)
     parser.add_argument("--epochs", type=int, default=EPOCHS)
     parser.add_argument("--out", type=Path,
                         default=_HERE.parent / "vision" / "models" / MODEL_FILE)
@@ -197,7 +205,8 @@ def main() -> int:
     args = parser.parse_args()
     roots = sorted(args.renders)
     rows = read_rows(roots, args.rows, args.jobs)
-    ok = cross_check(rows, args.folds, roots, args.epochs, args.seed) if args.folds else True
+    ok = cross_check(rows, args.folds, roots, args.epochs, args.seed,
+                     args.shares) if args.folds else True
     np.savez_compressed(args.out, **train_net(rows, args.epochs, args.seed))
     print(f"wrote {args.out}")
     return 0 if ok else 1

@@ -13,6 +13,7 @@ the sets' colours), whether it is of the paler set, and how the reader read it.
 from __future__ import annotations
 
 import sys
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,9 +70,25 @@ class Rows:
     def only(self, mask: np.ndarray) -> Rows:
         return Rows(*(getattr(self, name)[mask] for name in FIELDS))
 
-    def render_sets(self) -> np.ndarray:
-        """(n,) the name of each row's render set."""
-        return np.array([name.split("/")[0] for name in self.frame])
+    def held_out(self, roots: list[Path], fold: int, folds: int) -> np.ndarray:
+        """(n,) the rows of the render sets in ``fold`` of ``folds`` (every ``folds``-th of
+        ``roots``, from the ``fold``-th), which a cross-check judges by a model trained on
+        the others."""
+        sets = np.array([name.split("/")[0] for name in self.frame])
+        result: np.ndarray = np.isin(sets, [root.name for root in roots[fold::folds]])
+        return result
+
+    def settled_frames(self, told: np.ndarray, says_pale: np.ndarray
+                       ) -> tuple[set[str], set[str], int]:
+        """The frames whose only doubt was open sets that the ``told`` pieces (n,) would all
+        settle, those of them read wrongly (a told piece's ``says_pale`` not its truth), and
+        how many frames had only such doubts."""
+        wrong = told & (says_pale != self.pale)
+        by_frame: dict[str, list[bool]] = defaultdict(list)
+        for index in np.flatnonzero(self.open_set & ~self.other_doubts):
+            by_frame[self.frame[index]].append(bool(told[index]))
+        read = {frame for frame, all_told in by_frame.items() if all(all_told)}
+        return read, {self.frame[index] for index in np.flatnonzero(wrong)} & read, len(by_frame)
 
     def save(self, path: Path) -> None:
         np.savez_compressed(path, **vars(self))

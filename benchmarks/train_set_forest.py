@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -85,9 +84,8 @@ def cross_check(rows: Rows, folds: int, roots: list[Path]) -> bool:
     """Judge each fold of render sets by a forest trained on the others; prints what it
     tells and returns whether no frame would be read wrongly at SURE_SHARE."""
     shares = np.zeros(len(rows.pale))
-    set_of = rows.render_sets()
     for fold in range(folds):
-        held = np.isin(set_of, [root.name for root in roots[fold::folds]])
+        held = rows.held_out(roots, fold, folds)
         if held.any() and (~held).any():
             shares[held] = pale_shares(train(rows.only(~held)), rows.features[held])
     asked = rows.open_set
@@ -96,13 +94,9 @@ def cross_check(rows: Rows, folds: int, roots: list[Path]) -> bool:
     for share in SHARES:
         told = asked & ((shares >= share) | (shares <= 1 - share))
         wrong = told & ((shares >= 0.5) != rows.pale)
-        by_frame: dict[str, list[bool]] = defaultdict(list)
-        for index in np.flatnonzero(asked & ~rows.other_doubts):
-            by_frame[rows.frame[index]].append(bool(told[index]))
-        read = {frame for frame, all_told in by_frame.items() if all(all_told)}
-        read_wrongly = {rows.frame[index] for index in np.flatnonzero(wrong)} & read
+        read, read_wrongly, only_sets = rows.settled_frames(told, shares >= 0.5)
         print(f"  at {share:.2f} of the votes: {int(told.sum())} told, {int(wrong.sum())} "
-              f"wrongly; frames then read {len(read)} of {len(by_frame)} whose doubt was "
+              f"wrongly; frames then read {len(read)} of {only_sets} whose doubt was "
               f"only sets, {len(read_wrongly)} wrongly")
         if share == SURE_SHARE and read_wrongly:
             ok = False

@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -142,9 +141,8 @@ def cross_check(rows: Rows, folds: int, roots: list[Path], epochs: int, seed: in
     prints what they tell and returns whether no frame would be read wrongly. The held-out
     shares are written to ``shares_file`` when given."""
     net, forest = np.full(len(rows.pale), 0.5), np.full(len(rows.pale), 0.5)
-    set_of = rows.render_sets()
     for fold in range(folds):
-        held = np.isin(set_of, [root.name for root in roots[fold::folds]])
+        held = rows.held_out(roots, fold, folds)
         if held.any() and (~held).any():
             print(f"fold {fold + 1}/{folds}: {int(held.sum())} rows held out", flush=True)
             # Only the open pieces are judged: the network is asked of no others.
@@ -166,29 +164,18 @@ def cross_check(rows: Rows, folds: int, roots: list[Path], epochs: int, seed: in
                 ("alone", net_sure, net >= 0.5),
                 ("with the forest", forest_sure | (net_sure & agreeing),
                  np.where(forest_sure, forest >= 0.5, net >= 0.5))):
-            read, read_wrongly, told_count, wrong_count = _judged(rows, asked & told, says_pale)
-            print(f"  at {share:.3f}, {way}: {told_count} told, {wrong_count} wrongly; frames "
-                  f"then read {len(read)}, {len(read_wrongly)} wrongly")
+            told = told & asked
+            read, read_wrongly, _ = rows.settled_frames(told, says_pale)
+            print(f"  at {share:.3f}, {way}: {int(told.sum())} told, "
+                  f"{int((told & (says_pale != rows.pale)).sum())} wrongly; frames then read "
+                  f"{len(read)}, {len(read_wrongly)} wrongly")
             if share == NET_SURE and way != "alone" and read_wrongly:
                 ok = False
                 print("    read wrongly: " + ", ".join(sorted(read_wrongly)))
-    read, _, told_count, _ = _judged(rows, asked & forest_sure, forest >= 0.5)
-    print(f"  the forest alone at {SURE_SHARE:.2f}: {told_count} told; frames then read "
-          f"{len(read)}")
+    read, _, _ = rows.settled_frames(asked & forest_sure, forest >= 0.5)
+    print(f"  the forest alone at {SURE_SHARE:.2f}: {int((asked & forest_sure).sum())} told; "
+          f"frames then read {len(read)}")
     return ok
-
-
-def _judged(rows: Rows, told: np.ndarray, says_pale: np.ndarray
-            ) -> tuple[set[str], set[str], int, int]:
-    """The frames whose only doubt was open sets that ``told`` pieces would all settle, those
-    of them read wrongly, and how many pieces were told and how many wrongly."""
-    wrong = told & (says_pale != rows.pale)
-    by_frame: dict[str, list[bool]] = defaultdict(list)
-    for index in np.flatnonzero(rows.open_set & ~rows.other_doubts):
-        by_frame[rows.frame[index]].append(bool(told[index]))
-    read = {frame for frame, all_told in by_frame.items() if all(all_told)}
-    read_wrongly = {rows.frame[index] for index in np.flatnonzero(wrong)} & read
-    return read, read_wrongly, int(told.sum()), int(wrong.sum())
 
 
 def main() -> int:

@@ -69,8 +69,7 @@ def ring_pixels(layout: SamplingLayout) -> RingPixels:
     dy, dx = np.mgrid[-reach:reach + 1, -reach:reach + 1]
     radius = np.hypot(dx, dy) / pitch
     angle = np.arctan2(dy, dx)
-    centres = [((x + layout.margin) * pitch, (layout.size - 1 - y + layout.margin) * pitch)
-               for x, y in layout.point_grid]
+    centres = [layout.view_position(x, y) for x, y in layout.point_grid]
     pixels, sectors = [], []
     for inner, outer in RINGS:
         inside = (radius >= inner) & (radius < outer)
@@ -237,28 +236,28 @@ class SetPatterns:
         if share is None:
             return result
         pale, dark = pale_and_dark(means)
-        net_share = self._net_shares(tops, points, means, share)
+        net_share = self._net_shares(tops, points, means[pale], means[dark], share)
         result[(share >= SURE_SHARE) | ((net_share >= NET_SURE) & (share >= FOREST_AGREES))] = pale
         result[(share <= 1 - SURE_SHARE)
                | ((net_share <= 1 - NET_SURE) & (share <= 1 - FOREST_AGREES))] = dark
         return result
 
-    def _net_shares(self, tops: FrameTops, points: np.ndarray, means: np.ndarray,
-                    forest_share: np.ndarray) -> np.ndarray:
-        """(len(points),) the set network's share for the paler set, asked only where the
-        forest leans far enough for its word to count and does not tell the set itself
-        (0.5, no word, elsewhere or without a network)."""
+    def _net_shares(self, tops: FrameTops, points: np.ndarray, pale_mean: np.ndarray,
+                    dark_mean: np.ndarray, forest_share: np.ndarray) -> np.ndarray:
+        """(len(points),) the set network's share for the paler set (its colour
+        ``pale_mean``, the other's ``dark_mean``), asked only where the forest leans far
+        enough for its word to count and does not tell the set itself (0.5, no word,
+        elsewhere or without a network)."""
         result = np.full(len(points), 0.5)
         net = shipped_net()
         leaning = np.maximum(forest_share, 1 - forest_share)
         asked = (leaning >= FOREST_AGREES) & (leaning < SURE_SHARE)
         if net is None or not asked.any():
             return result
-        pale, dark = pale_and_dark(means)
         chosen = points[asked]
         result[asked] = net.pale_share(net_inputs(
-            patches(self._layout, tops.view, chosen), tops.paper[chosen], means[pale],
-            means[dark]))
+            patches(self._layout, tops.view, chosen), tops.paper[chosen], pale_mean,
+            dark_mean))
         return result
 
     def contradicted(self, tops: FrameTops, points: np.ndarray, read: np.ndarray,

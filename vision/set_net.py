@@ -61,20 +61,14 @@ two 3x3 convolutions, a 2x2 max pool, a convolution, a pool, a convolution, then
 and the maximum of each channel over the patch into two dense layers (ReLU between)."""
 
 
-def patch_centres(layout: SamplingLayout, points: np.ndarray) -> np.ndarray:
-    """(len(points), 2) the pixel (x, y) of each point in the view of the tops."""
-    grid = layout.point_grid[points]
-    return np.stack([(grid[:, 0] + layout.margin) * layout.pitch_px,
-                     (layout.size - 1 - grid[:, 1] + layout.margin) * layout.pitch_px], axis=1)
-
-
 def patches(layout: SamplingLayout, view: np.ndarray, points: np.ndarray) -> np.ndarray:
     """(len(points), PATCH_SIZE, PATCH_SIZE, 3) BGR of the view round each of ``points``
     (indices); the view's edge is repeated where a patch reaches past it."""
     reach = round(PATCH_REACH * layout.pitch_px)
     padded = cv2.copyMakeBorder(view, reach, reach, reach, reach, cv2.BORDER_REPLICATE)
     result = np.empty((len(points), PATCH_SIZE, PATCH_SIZE, 3), np.uint8)
-    for row, (x, y) in enumerate(np.round(patch_centres(layout, points)).astype(int)):
+    for row, point in enumerate(points):
+        x, y = (round(value) for value in layout.view_position(*layout.point_grid[point]))
         patch = padded[y:y + 2 * reach, x:x + 2 * reach]
         result[row] = patch if patch.shape[0] == PATCH_SIZE else cv2.resize(
             patch, (PATCH_SIZE, PATCH_SIZE), interpolation=cv2.INTER_AREA)

@@ -1,26 +1,31 @@
-"""Train the network that tells a piece's set where its colours leave it open (vision.set_net).
+"""Train the networks that tell a piece's set where its colours leave it open (vision.set_net).
 
 Usage: .venv/bin/python benchmarks/train_set_net.py --renders DIR... [--rows FILE]
-           [--folds K] [--shares FILE] [--epochs N] [--out FILE] [--jobs N] [--seed S]
+           [--folds K] [--shares FILE] [--epochs N] [--members M] [--out FILE] [--jobs N]
+           [--seed S]
 
 The rows are the pieces of the render sets' hand-free frames, as ``benchmarks/set_rows.py``
 reads them (``--rows FILE`` keeps them, as ``train_set_forest.py --features`` does: the same
-file serves both). The network learns from the view round each piece
+file serves both). Each network learns from the view round each piece
 (``vision.set_net.net_inputs``) whether it is of the paler set; pieces whose set the reader
 left open weigh ``OPEN_WEIGHT`` times as much as the others, and each batch is shown turned
-and mirrored at random.
+and mirrored at random. ``--members M`` networks are trained alike, from seeds ``S``,
+``S + 1``, ..., and written to one file; the reader averages their shares.
 
 ``--folds K`` judges the training first: the render sets are split into K folds as
-``train_set_forest.py`` splits them, and each fold's rows are judged by a network and a
+``train_set_forest.py`` splits them, and each fold's rows are judged by networks and a
 forest trained on the others, through the shipped forward pass (``vision.set_net.SetNet``).
-It prints how many of the open pieces the network tells at several shares, alone and where
-the forest agrees (``vision.set_net.FOREST_AGREES``), how many of those wrongly, and the
-frames whose only doubt was such pieces that would then be read, and read wrongly, with
-the reader's rule (the forest sure, or the network sure and the forest agreeing). It exits
+It prints how many of the open pieces the networks tell at several shares, alone and where
+the forest leans the same way (``vision.set_net.FOREST_AGREES``), how many of those
+wrongly, and the frames whose only doubt was such pieces that would then be read, and read
+wrongly, with the reader's rule (the forest sure, or the networks sure and the forest
+agreeing); then, of the pieces read surely whose set the forest doubts
+(``vision.set_forest.CONTRADICTION_ASKED``), how many the networks would make doubtful at
+several shares for the other set, and the frames read rightly that would be lost. It exits
 1 when a frame would be read wrongly at ``vision.set_net.NET_SURE``. ``--shares FILE`` keeps
-the held-out shares (the network's, on the open pieces, and the forest's), to weigh other
-thresholds without training again. Then the network is trained on every set and written to
-``--out`` (the package's model by default).
+the held-out shares (the networks', on the pieces judged, and the forest's), to weigh other
+thresholds without training again. Then the networks are trained on every set and written
+to ``--out`` (the package's model by default).
 
 Training needs PyTorch (``pip install -e '.[train]'``; on a PC without a GPU the CPU build
 is enough: ``pip install torch --index-url https://download.pytorch.org/whl/cpu``); the
@@ -44,7 +49,7 @@ sys.path.insert(0, str(_HERE.parent))
 
 from benchmarks.set_rows import Rows  # noqa: E402
 from benchmarks.train_set_forest import pale_shares, read_rows, train  # noqa: E402
-from vision.set_forest import SURE_SHARE  # noqa: E402
+from vision.set_forest import CONTRADICTION_ASKED, SURE_SHARE  # noqa: E402
 from vision.set_net import (  # noqa: E402
     CHANNELS,
     FOREST_AGREES,
@@ -62,7 +67,12 @@ EPOCHS = 6
 BATCH = 256
 LEARNING_RATE = 3e-3
 """Peak of the one-cycle schedule (AdamW)."""
+MEMBERS = 3
+"""Networks trained from as many seeds, whose shares the reader averages."""
 SHARES = (0.95, NET_SURE, 0.99, 0.995)
+CONTRADICTION_SHARES = (0.9, 0.95, 0.98, 0.99)
+"""Shares of the network's word for the other set at which ``--folds`` reports pieces read
+surely that it would make doubtful."""
 """Shares of the network's word at which ``--folds`` reports."""
 
 
@@ -124,6 +134,17 @@ def train_net(rows: Rows, epochs: int, seed: int) -> dict[str, np.ndarray]:
             for name, layer in layers.items() for part in ("weight", "bias")}
 
 
+def train_members(rows: Rows, epochs: int, seed: int, members: int) -> dict[str, np.ndarray]:
+    """The weights of ``members`` networks trained on ``rows``, each from its own seed
+    (``seed``, ``seed + 1``, ...), named as ``vision.set_net.SetNet`` reads them."""
+    weights = {}
+    for member in range(members):
+        print(f" member {member + 1}/{members}", flush=True)
+        weights.update({f"member{member}.{name}": array for name, array
+                        in train_net(rows, epochs, seed + member).items()})
+    return weights
+
+
 def net_shares(weights: dict[str, np.ndarray], rows: Rows) -> np.ndarray:
     """The shipped forward pass's shares for the paler set, for ``rows``."""
     with tempfile.TemporaryDirectory() as folder:
@@ -135,8 +156,36 @@ def net_shares(weights: dict[str, np.ndarray], rows: Rows) -> np.ndarray:
                            for start in range(0, len(inputs), 512)])
 
 
+def doubted_by_forest(rows: Rows, forest: np.ndarray) -> np.ndarray:
+    """(n,) the pieces read surely whose set the forest's shares ``forest`` (n,) doubt, as
+    the reader asks the network whether they are of the other set
+    (``vision.set_forest.CONTRADICTION_ASKED``)."""
+    toward_read = np.where(rows.read_surely_pale == 1, forest, 1 - forest)
+    result: np.ndarray = (rows.read_surely_pale >= 0) & (toward_read < CONTRADICTION_ASKED)
+    return result
+
+
+def report_contradictions(rows: Rows, net: np.ndarray, forest: np.ndarray) -> None:
+    """How many pieces read surely the network would make doubtful at several shares
+    for the other set, where the forest doubts them: read wrongly, and frames read rightly
+    that would be left doubtful."""
+    asked = doubted_by_forest(rows, forest)
+    misread = (rows.read_surely_pale >= 0) & ((rows.read_surely_pale == 1) != rows.pale)
+    against_read = np.where(rows.read_surely_pale == 1, 1 - net, net)
+    print(f"pieces read surely: {int((rows.read_surely_pale >= 0).sum())}, "
+          f"{int(misread.sum())} of them wrongly; the forest doubts {int(asked.sum())}, "
+          f"{int((asked & misread).sum())} of those wrongly")
+    for share in CONTRADICTION_SHARES:
+        against = asked & (against_read >= share)
+        lost = {rows.frame[index] for index in np.flatnonzero(against & ~misread
+                                                                & rows.frame_read)}
+        print(f"  the network against at {share:.2f}: {int(against.sum())} pieces, "
+              f"{int((against & misread).sum())} of them read wrongly; frames read rightly "
+              f"then doubtful: {len(lost)}")
+
+
 def cross_check(rows: Rows, folds: int, roots: list[Path], epochs: int, seed: int,
-                shares_file: Path | None = None) -> bool:
+                members: int, shares_file: Path | None = None) -> bool:
     """Judge each fold of render sets by a network and a forest trained on the others;
     prints what they tell and returns whether no frame would be read wrongly. The held-out
     shares are written to ``shares_file`` when given."""
@@ -145,11 +194,12 @@ def cross_check(rows: Rows, folds: int, roots: list[Path], epochs: int, seed: in
         held = rows.held_out(roots, fold, folds)
         if held.any() and (~held).any():
             print(f"fold {fold + 1}/{folds}: {int(held.sum())} rows held out", flush=True)
-            # Only the open pieces are judged: the network is asked of no others.
-            judged = held & rows.open_set
-            net[judged] = net_shares(train_net(rows.only(~held), epochs, seed),
-                                     rows.only(judged))
             forest[held] = pale_shares(train(rows.only(~held)), rows.features[held])
+            # Only the pieces the reader asks the network about are judged: the open ones,
+            # and those read surely whose set the forest doubts (CONTRADICTION_ASKED).
+            judged = held & (rows.open_set | doubted_by_forest(rows, forest))
+            net[judged] = net_shares(train_members(rows.only(~held), epochs, seed, members),
+                                     rows.only(judged))
     if shares_file is not None:
         np.savez_compressed(shares_file, net=net, forest=forest, pale=rows.pale,
                             open_set=rows.open_set, frame=rows.frame)
@@ -175,6 +225,7 @@ def cross_check(rows: Rows, folds: int, roots: list[Path], epochs: int, seed: in
     read, _, _ = rows.settled_frames(asked & forest_sure, forest >= 0.5)
     print(f"  the forest alone at {SURE_SHARE:.2f}: {int((asked & forest_sure).sum())} told; "
           f"frames then read {len(read)}")
+    report_contradictions(rows, net, forest)
     return ok
 
 
@@ -189,12 +240,13 @@ def main() -> int:
                         default=_HERE.parent / "vision" / "models" / MODEL_FILE)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--members", type=int, default=MEMBERS)
     args = parser.parse_args()
     roots = sorted(args.renders)
     rows = read_rows(roots, args.rows, args.jobs)
-    ok = cross_check(rows, args.folds, roots, args.epochs, args.seed,
+    ok = cross_check(rows, args.folds, roots, args.epochs, args.seed, args.members,
                      args.shares) if args.folds else True
-    np.savez_compressed(args.out, **train_net(rows, args.epochs, args.seed))
+    np.savez_compressed(args.out, **train_members(rows, args.epochs, args.seed, args.members))
     print(f"wrote {args.out}")
     return 0 if ok else 1
 

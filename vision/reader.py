@@ -292,7 +292,8 @@ class BoardReader:
         self._last_tops: FrameTops | None = None
         """What the last frame located showed of the tops (see ``pattern_features``)."""
         self._judged_board: np.ndarray | None = None
-        """The labels of the last board the set forest found no piece of to doubt."""
+        """The labels of the last board the set patterns found no piece of to doubt (-1 at
+        its points read unsurely)."""
         self._top_patterns = np.zeros((len(LABELS), 3))
         for label, shift in calibration.top_patterns.items():
             self._top_patterns[LABELS.index(label)] = shift
@@ -608,10 +609,12 @@ class BoardReader:
             labels = tuple(LABELS[i] for i in result.labels.tolist())
             # Its colour is a mirror's, not its set's: it would teach the set's wrongly.
             told_by_palette[points_told] = True
-        if clear and not unsure.any():
-            # A board about to be read whose pattern plainly tells another set for a piece
-            # read surely is doubtful there: two witnesses disagree.
-            for point, other_set in self._contradicted_by_pattern(result.labels).items():
+        if clear:
+            # A piece read surely whose pattern plainly tells another set is doubtful there:
+            # two witnesses disagree. (In a doubtful frame too: the game would take the
+            # piece's set as read when it settles the other doubts.)
+            for point, other_set in self._contradicted_by_pattern(result.labels,
+                                                                  ~unsure).items():
                 unsure[point] = True
                 choices[point] = (labels[point], LABELS[other_set])
         reading = None
@@ -676,21 +679,24 @@ class BoardReader:
         return {int(point): int(label) for point, label in zip(points, told, strict=True)
                 if label >= 0}
 
-    def _contradicted_by_pattern(self, labels: np.ndarray) -> dict[int, int]:
-        """The pieces of ``labels`` (a board about to be read) whose pattern plainly tells
-        the other set (``vision.set_forest.CONTRADICTING``), each with that set. A board is
-        judged once: a still board read again is the board already judged."""
+    def _contradicted_by_pattern(self, labels: np.ndarray, sure: np.ndarray
+                                 ) -> dict[int, int]:
+        """The pieces of ``labels`` read ``sure`` (a mask) whose pattern plainly tells the
+        other set (``vision.set_forest.CONTRADICTING``, ``CONTRADICTION_ASKED``), each with
+        that set. A board is judged once: a still board read again is the board already
+        judged."""
         judging = self._set_patterns_judging()
         if judging is None:
             return {}
         patterns, tops = judging
-        if self._judged_board is not None and np.array_equal(labels, self._judged_board):
+        judged = np.where(sure, labels, -1)
+        if self._judged_board is not None and np.array_equal(judged, self._judged_board):
             return {}
-        pieces = np.flatnonzero(labels != _EMPTY)
+        pieces = np.flatnonzero((labels != _EMPTY) & sure)
         other = patterns.contradicted(tops, pieces, labels[pieces], self.colours.means,
                                       self._reflection_spot[pieces])
         if not (other >= 0).any():
-            self._judged_board = labels.copy()
+            self._judged_board = judged
         return {int(point): int(label) for point, label in zip(pieces, other, strict=True)
                 if label >= 0}
 

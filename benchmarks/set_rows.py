@@ -71,12 +71,8 @@ class Rows:
         return Rows(*(getattr(self, name)[mask] for name in FIELDS))
 
     def held_out(self, roots: list[Path], fold: int, folds: int) -> np.ndarray:
-        """(n,) the rows of the render sets in ``fold`` of ``folds`` (every ``folds``-th of
-        ``roots``, from the ``fold``-th), which a cross-check judges by a model trained on
-        the others."""
-        sets = np.array([name.split("/")[0] for name in self.frame])
-        result: np.ndarray = np.isin(sets, [root.name for root in roots[fold::folds]])
-        return result
+        """(n,) the rows of the render sets in ``fold`` of ``folds`` (``sets_held_out``)."""
+        return sets_held_out(self.frame, roots, fold, folds)
 
     def settled_frames(self, told: np.ndarray, says_pale: np.ndarray
                        ) -> tuple[set[str], set[str], int]:
@@ -97,6 +93,15 @@ class Rows:
     def load(path: Path) -> Rows:
         with np.load(path) as data:
             return Rows(*(data[name] for name in FIELDS))
+
+
+def sets_held_out(frames: np.ndarray, roots: list[Path], fold: int, folds: int) -> np.ndarray:
+    """(n,) which of ``frames`` (names as ``Rows.frame``) are of the render sets in ``fold``
+    of ``folds`` (every ``folds``-th of ``roots``, from the ``fold``-th), which a
+    cross-check judges by a model trained on the others."""
+    sets = np.array([name.split("/")[0] for name in frames])
+    result: np.ndarray = np.isin(sets, [root.name for root in roots[fold::folds]])
+    return result
 
 
 FIELDS = ("features", "pale", "open_set", "frame", "other_doubts", "read_surely_pale",

@@ -14,7 +14,7 @@ and mirrored at random. ``--members M`` networks are trained alike, from seeds `
 
 ``--folds K`` judges the training first: the render sets are split into K folds as
 ``train_set_forest.py`` splits them, and each fold's rows are judged by networks and a
-forest trained on the others, through the shipped forward pass (``vision.set_net.SetNet``).
+forest trained on the others, through the shipped forward pass (``vision.set_net.PatchNet``).
 It prints how many of the open pieces the networks tell at several shares, alone and where
 the forest leans the same way (``vision.set_net.FOREST_AGREES``), how many of those
 wrongly, and the frames whose only doubt was such pieces that would then be read, and read
@@ -56,7 +56,7 @@ from vision.set_net import (  # noqa: E402
     LAYERS,
     MODEL_FILE,
     NET_SURE,
-    SetNet,
+    PatchNet,
     net_inputs,
 )
 
@@ -82,6 +82,15 @@ def inputs_of(rows: Rows) -> np.ndarray:
 
 def train_net(rows: Rows, epochs: int, seed: int) -> dict[str, np.ndarray]:
     """The weights of a network trained on ``rows``, named as ``vision.set_net`` reads them."""
+    return train_network(inputs_of(rows), rows.pale,
+                         np.where(rows.open_set, OPEN_WEIGHT, 1.0), epochs, seed)
+
+
+def train_network(inputs: np.ndarray, targets: np.ndarray, weights: np.ndarray, epochs: int,
+                  seed: int) -> dict[str, np.ndarray]:
+    """The weights of a network (``vision.set_net.LAYERS``) trained to give each of
+    ``inputs`` (as ``vision.set_net.net_inputs``) its ``targets`` (bool), each row weighing
+    ``weights``; named as ``vision.set_net.PatchNet`` reads a member's."""
     try:
         import torch
         from torch import nn
@@ -105,9 +114,9 @@ def train_net(rows: Rows, epochs: int, seed: int) -> dict[str, np.ndarray]:
 
     parameters = [p for layer in layers.values() for p in layer.parameters()]
     optimiser = torch.optim.AdamW(parameters, LEARNING_RATE, weight_decay=1e-4)
-    x = torch.from_numpy(inputs_of(rows))
-    y = torch.from_numpy(rows.pale.astype(np.float32))
-    weight = torch.from_numpy(np.where(rows.open_set, OPEN_WEIGHT, 1.0).astype(np.float32))
+    x = torch.from_numpy(inputs)
+    y = torch.from_numpy(targets.astype(np.float32))
+    weight = torch.from_numpy(weights.astype(np.float32))
     batches = len(y) // BATCH
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, LEARNING_RATE,
                                                    total_steps=epochs * batches)
@@ -136,7 +145,7 @@ def train_net(rows: Rows, epochs: int, seed: int) -> dict[str, np.ndarray]:
 
 def train_members(rows: Rows, epochs: int, seed: int, members: int) -> dict[str, np.ndarray]:
     """The weights of ``members`` networks trained on ``rows``, each from its own seed
-    (``seed``, ``seed + 1``, ...), named as ``vision.set_net.SetNet`` reads them."""
+    (``seed``, ``seed + 1``, ...), named as ``vision.set_net.PatchNet`` reads them."""
     weights = {}
     for member in range(members):
         print(f" member {member + 1}/{members}", flush=True)
@@ -147,13 +156,17 @@ def train_members(rows: Rows, epochs: int, seed: int, members: int) -> dict[str,
 
 def net_shares(weights: dict[str, np.ndarray], rows: Rows) -> np.ndarray:
     """The shipped forward pass's shares for the paler set, for ``rows``."""
+    return network_shares(weights, inputs_of(rows))
+
+
+def network_shares(weights: dict[str, np.ndarray], inputs: np.ndarray) -> np.ndarray:
+    """The shipped forward pass's shares for ``inputs``, of the network ``weights``."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / MODEL_FILE
         np.savez(path, **weights)
-        net = SetNet(path)
-    inputs = inputs_of(rows)
-    return np.concatenate([net.pale_share(inputs[start:start + 512])
-                           for start in range(0, len(inputs), 512)])
+        net = PatchNet(path)
+    return np.concatenate([net.share(inputs[start:start + 512])
+                           for start in range(0, len(inputs), 512)] or [np.zeros(0)])
 
 
 def doubted_by_forest(rows: Rows, forest: np.ndarray) -> np.ndarray:

@@ -79,6 +79,7 @@ from vision.palette import (
 )
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import check_paper
+from vision.presence_net import PRESENCE_SURE, shipped_presence_net
 from vision.reductions import channel_mean, channel_norm, median_along
 from vision.rims import dark_all_round, dark_rimmed, surely_dark
 from vision.sampling import (
@@ -93,7 +94,7 @@ from vision.sampling import (
 )
 from vision.set_contrast import DISPUTED, confirmed, disputed, on_own_side
 from vision.set_forest import FrameTops, SetPatterns, pale_and_dark
-from vision.set_net import patches
+from vision.set_net import net_inputs, patches
 from vision.shadows import DEEPEST_MARGIN, shadowed_cells
 from vision.surround import SurroundMap, SurroundWatch, surround_map
 
@@ -265,8 +266,9 @@ class BoardReader:
 
     def __init__(self, calibration: Calibration, config: VisionConfig | None = None,
                  tell_sets_by_pattern: bool = True) -> None:
-        """``tell_sets_by_pattern`` False leaves the set forest out (``vision.set_forest``):
-        its training reads frames as the reader would without it."""
+        """``tell_sets_by_pattern`` False leaves the set forest and the networks out
+        (``vision.set_forest``, ``vision.set_net``, ``vision.presence_net``): their training
+        reads frames as the reader would without them."""
         self.config = config or VisionConfig()
         self._tell_sets_by_pattern = tell_sets_by_pattern
         self.calibration = calibration
@@ -594,8 +596,19 @@ class BoardReader:
         assert samples.top_view is not None and samples.tops_paper is not None
         self._last_tops = FrameTops(samples.top_view, samples.tops_paper, result.labels,
                                     ~unsure)
+        # A point open between a piece and bare paper alone may show which
+        # (vision.presence_net): bare paper is told; a piece leaves its set to tell, since
+        # the set its colour was nearest may not be its own (a brown top a low lamp lit
+        # was open between bare paper and the cream set).
+        told: dict[int, int] = {}
+        for point, piece in self._told_by_presence(choices).items():
+            if piece:
+                piece_set = next(label for label in choices[point] if label != PointLabel.EMPTY)
+                choices[point] = (piece_set, LABELS[_OTHER_SET[LABELS.index(piece_set)]])
+            else:
+                told[point] = _EMPTY
         # A piece whose set alone is open may show it round its colour (vision.set_forest).
-        told = self._told_by_pattern(choices, palette_scores)
+        told |= self._told_by_pattern(choices, palette_scores)
         if told:
             points_told = list(told)
             unsure[points_told] = False
@@ -678,6 +691,29 @@ class BoardReader:
             told = np.where((leaning >= 0) & (leaning != told), -1, told)
         return {int(point): int(label) for point, label in zip(points, told, strict=True)
                 if label >= 0}
+
+    def _told_by_presence(self, choices: dict[int, tuple[PointLabel, ...]]) -> dict[int, bool]:
+        """Whether each point whose choices are a piece and bare paper alone holds a piece,
+        where the presence network tells it (``vision.presence_net.PRESENCE_SURE``); none
+        where the sheet round the grid is not quiet (a fingertip may be coming in), nor in a
+        frame with more such points than a doubtful frame may have
+        (``vision.doubt.MAX_DOUBTFUL``): a pale hand's fingers look like a light piece or
+        bare paper, unsure, and are a hand, whatever a network says of each."""
+        net = shipped_presence_net()
+        if (net is None or not self._tell_sets_by_pattern or self._last_tops is None
+                or (self._surround is not None and not self._surround.quiet())
+                or not few_enough(list(choices.values()))):
+            return {}
+        points = np.array([point for point, labels in choices.items()
+                           if len(set(labels)) == 2 and PointLabel.EMPTY in labels], np.intp)
+        if not len(points):
+            return {}
+        tops = self._last_tops
+        pale, dark = pale_and_dark(self.colours.means)
+        share = net.share(net_inputs(patches(self._layout, tops.view, points), tops.paper[points],
+                                     self.colours.means[pale], self.colours.means[dark]))
+        return {int(point): bool(piece >= 0.5) for point, piece in zip(points, share, strict=True)
+                if piece >= PRESENCE_SURE or piece <= 1 - PRESENCE_SURE}
 
     def _contradicted_by_pattern(self, labels: np.ndarray, sure: np.ndarray
                                  ) -> dict[int, int]:

@@ -262,7 +262,7 @@ class SetPatterns:
         if net is None or not asked.any():
             return result
         chosen = points[asked]
-        result[asked] = net.pale_share(net_inputs(
+        result[asked] = net.share(net_inputs(
             patches(self._layout, tops.view, chosen), tops.paper[chosen], pale_mean,
             dark_mean))
         return result
@@ -288,7 +288,7 @@ class SetPatterns:
         net = shipped_net()
         if net is not None and doubted.any():
             chosen = points[doubted]
-            net_share = net.pale_share(net_inputs(patches(self._layout, tops.view, chosen),
+            net_share = net.share(net_inputs(patches(self._layout, tops.view, chosen),
                                                   tops.paper[chosen], means[pale], means[dark]))
             against[doubted] = np.where(read_pale[doubted], net_share <= 1 - NET_CONTRADICTING,
                                         net_share >= NET_CONTRADICTING)

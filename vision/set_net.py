@@ -105,23 +105,25 @@ def net_inputs(patch_pixels: np.ndarray, paper: np.ndarray, pale_mean: np.ndarra
     return result
 
 
-class SetNet:
-    """The trained network: how sure it is that a piece is of the paler set. A model file
-    may hold several members, each trained from another start (``member<k>.<layer>.<part>``);
-    their shares are averaged, so a piece is told only where every member leans its way."""
+class PatchNet:
+    """A trained network over the view round a point (``patches``, ``net_inputs``): how
+    sure it is of one thing, that a piece is of the paler set (this module's network) or
+    that the point holds a piece (``vision.presence_net``). A model file may hold several
+    members, each trained from another start (``member<k>.<layer>.<part>``); their shares
+    are averaged, so a point is told only where every member leans its way."""
 
     def __init__(self, path: Path) -> None:
         try:
             with np.load(path) as data:
                 weights = {name: data[name].astype(np.float32) for name in data.files}
         except (OSError, ValueError) as error:
-            raise ValueError(f"{path}: not a set network ({error})") from error
+            raise ValueError(f"{path}: not a patch network ({error})") from error
         count = len({name.split(".", 1)[0] for name in weights if name.startswith("member")})
         missing = [f"member{member}.{layer}.{part}" for member in range(max(count, 1))
                    for layer in LAYERS for part in ("weight", "bias")
                    if f"member{member}.{layer}.{part}" not in weights]
         if missing:
-            raise ValueError(f"{path}: not a set network (no {', '.join(missing)})")
+            raise ValueError(f"{path}: not a patch network (no {', '.join(missing)})")
         self.members = [_Member({name.split(".", 1)[1]: array for name, array in weights.items()
                                  if name.startswith(f"member{member}.")})
                         for member in range(count)]
@@ -129,10 +131,11 @@ class SetNet:
         if channels != {CHANNELS}:
             raise ValueError(f"{path}: a network of {min(channels)} channels, not {CHANNELS}")
 
-    def pale_share(self, inputs: np.ndarray) -> np.ndarray:
-        """(n,) how sure the network is that each of ``inputs`` (as ``net_inputs``) is of
-        the paler set: each member's share averaged over the patch's eight turns and mirror
-        images, and those averaged over the members."""
+    def share(self, inputs: np.ndarray) -> np.ndarray:
+        """(n,) how sure the network is of its one thing for each of ``inputs`` (as
+        ``net_inputs``): each member's share averaged over the patch's eight turns and
+        mirror images (a piece is what it is whichever way the lamp lights it), and those
+        averaged over the members."""
         if not len(inputs):
             return np.zeros(0)
         turned = [np.rot90(inputs, turn, axes=(2, 3)) for turn in range(4)]
@@ -143,7 +146,7 @@ class SetNet:
 
 
 class _Member:
-    """One trained network of a ``SetNet``: its weights, named ``<layer>.<part>``."""
+    """One trained network of a ``PatchNet``: its weights, named ``<layer>.<part>``."""
 
     def __init__(self, weights: dict[str, np.ndarray]) -> None:
         self.weights = weights
@@ -185,8 +188,8 @@ def _pool(x: np.ndarray) -> np.ndarray:
 
 
 @cache
-def shipped_net() -> SetNet | None:
+def shipped_net() -> PatchNet | None:
     """The network shipped with the package, loaded once; None when the package has none:
     the reader then asks the forest alone."""
     path = Path(str(resources.files("vision") / "models" / MODEL_FILE))
-    return SetNet(path) if path.exists() else None
+    return PatchNet(path) if path.exists() else None

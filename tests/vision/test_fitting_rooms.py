@@ -209,8 +209,12 @@ def test_a_doubtful_point_keeps_every_label_a_check_left_open(
         room_reading: Callable[[str], FrameReading], room: str, board: str, point: str,
         labels: str) -> None:
     truth, expected = waiting_at(board)
-    frame = room_reading(room)
+    # (Read without the set patterns and networks, which may settle the doubt rightly:
+    # vision.presence_net tells the bare point under the low lamp.)
+    frame = room_reading(room, False)
     assert frame.status is ReadStatus.DOUBTFUL
     choices = frame.choices[frame.doubtful.index(parse_point(point, 6))]
     assert {PointLabel(label) for label in labels} <= set(choices)
     assert frame.fitting(expected) == truth
+    settled = room_reading(room)
+    assert settled.reading == truth or settled.fitting(expected) == truth

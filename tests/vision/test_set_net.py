@@ -21,7 +21,7 @@ from vision.set_net import (
     LAYERS,
     NET_SURE,
     PATCH_SIZE,
-    SetNet,
+    PatchNet,
     net_inputs,
     patches,
     shipped_net,
@@ -50,7 +50,7 @@ def write_net(path: Path, seed: int = 0, members: int = 1) -> Path:
 
 
 def test_a_convolution_is_the_images_filtered_by_each_kernel(tmp_path: Path) -> None:
-    net = SetNet(write_net(tmp_path / "net.npz"))
+    net = PatchNet(write_net(tmp_path / "net.npz"))
     generator = np.random.default_rng(1)
     x = generator.normal(size=(2, CHANNELS, PATCH_SIZE, PATCH_SIZE)).astype(np.float32)
     out = net.members[0].convolve(x, "conv0")
@@ -65,32 +65,32 @@ def test_a_convolution_is_the_images_filtered_by_each_kernel(tmp_path: Path) -> 
 
 
 def test_a_piece_is_judged_alike_however_its_patch_is_turned(tmp_path: Path) -> None:
-    net = SetNet(write_net(tmp_path / "net.npz"))
+    net = PatchNet(write_net(tmp_path / "net.npz"))
     generator = np.random.default_rng(2)
     x = generator.normal(size=(3, CHANNELS, PATCH_SIZE, PATCH_SIZE)).astype(np.float32)
-    share = net.pale_share(x)
+    share = net.share(x)
     assert share.shape == (3,) and ((share > 0) & (share < 1)).all()
-    np.testing.assert_allclose(net.pale_share(np.rot90(x, 1, axes=(2, 3)).copy()), share,
+    np.testing.assert_allclose(net.share(np.rot90(x, 1, axes=(2, 3)).copy()), share,
                                atol=1e-5)
-    np.testing.assert_allclose(net.pale_share(x[..., ::-1].copy()), share, atol=1e-5)
-    assert net.pale_share(x[:0]).shape == (0,)
+    np.testing.assert_allclose(net.share(x[..., ::-1].copy()), share, atol=1e-5)
+    assert net.share(x[:0]).shape == (0,)
 
 
 def test_a_file_that_is_no_network_is_refused_in_one_line(tmp_path: Path) -> None:
     broken = tmp_path / "broken.npz"
     broken.write_bytes(b"not a network")
-    with pytest.raises(ValueError, match="not a set network") as refused:
-        SetNet(broken)
+    with pytest.raises(ValueError, match="not a patch network") as refused:
+        PatchNet(broken)
     assert "\n" not in str(refused.value)
     partial = tmp_path / "partial.npz"
     with np.load(write_net(tmp_path / "net.npz")) as data:
         np.savez(partial, **{name: data[name] for name in data.files if "dense1" not in name})
     with pytest.raises(ValueError, match=r"no member0\.dense1\.weight, member0\.dense1\.bias"):
-        SetNet(partial)
+        PatchNet(partial)
 
 
 def test_the_members_shares_are_averaged(tmp_path: Path) -> None:
-    pair = SetNet(write_net(tmp_path / "pair.npz", members=2))
+    pair = PatchNet(write_net(tmp_path / "pair.npz", members=2))
     with np.load(tmp_path / "pair.npz") as data:
         for member in range(2):
             np.savez(tmp_path / f"alone{member}.npz", **{
@@ -98,9 +98,9 @@ def test_the_members_shares_are_averaged(tmp_path: Path) -> None:
                 for name in data.files if name.startswith(f"member{member}.")})
     x = np.random.default_rng(3).normal(
         size=(4, CHANNELS, PATCH_SIZE, PATCH_SIZE)).astype(np.float32)
-    each = [SetNet(tmp_path / f"alone{member}.npz").pale_share(x) for member in range(2)]
+    each = [PatchNet(tmp_path / f"alone{member}.npz").share(x) for member in range(2)]
     assert len(pair.members) == 2 and not np.allclose(each[0], each[1], atol=1e-3)
-    np.testing.assert_allclose(pair.pale_share(x), (each[0] + each[1]) / 2, atol=1e-6)
+    np.testing.assert_allclose(pair.share(x), (each[0] + each[1]) / 2, atol=1e-6)
 
 
 def test_a_patch_is_the_view_round_its_point_at_the_canonical_pitch() -> None:
@@ -136,7 +136,7 @@ def test_the_shipped_network_loads_and_tells_unseen_pieces_rightly() -> None:
                             data["means"][:, 3:])
         pale = data["pale"]
     assert len(pale) >= 10
-    share = net.pale_share(inputs)
+    share = net.share(inputs)
     # Every piece it is sure of is told rightly, and it is sure of some of each set.
     sure = (share >= NET_SURE) | (share <= 1 - NET_SURE)
     assert ((share[sure] >= 0.5) == pale[sure]).all()

@@ -145,7 +145,8 @@ def test_a_lamp_8_cm_above_the_table_casts_shadows_that_are_no_hand(
     second = _read_under_learned_shadows(room_calibration, config, "lamp-8cm-low-lamp",
                                          "-2")
     truth = BoardReading.parse("b2r2/6/2bbb1/bbbb2/b3rb/3b1b")
-    assert second.fitting([truth]) == truth
+    # (Read, where the presence network tells the doubtful point; else the game reads it.)
+    assert second.reading == truth or second.fitting([truth]) == truth
     labels = dict(zip(map(point_name, second.points), second.labels, strict=True))
     assert labels["c1"] is PointLabel.EMPTY and labels["d2"] is PointLabel.EMPTY
 

@@ -17,6 +17,7 @@ from controller.geometry import parse_point
 from controller.movegen import legal_moves, make_move
 from controller.position import Color, Position
 from controller.reading import BoardReading
+from vision import reader
 from vision.calibrate import Calibration, calibrate
 from vision.colour import PointLabel
 from vision.config import VisionConfig
@@ -76,8 +77,30 @@ def test_one_reader_follows_the_board_from_the_start_through_a_move(
     assert frame.reading == BoardReading.parse("r3b1/4bb/1r3r/2bbb1/1brr2/rr1bbb")
 
 
+@pytest.fixture
+def without_presence_net(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader without the presence network (vision.presence_net), for the rules that
+    keep a piece off its point from being read as bare; the network then tells most such
+    points (test_the_presence_network_reads_pieces_off_their_points)."""
+    monkeypatch.setattr(reader, "shipped_presence_net", lambda: None)
+
+
+@pytest.mark.parametrize(("room", "board"), [
+    ("half-covered-steep", "rb1b2/2rr2/1r4/r2b1r/1br3/1rb2r"),
+    ("shell-hiding-arms-steep", "1r1b2/1r1b1r/rrbb1r/1brr1r/brbrb1/2brb1"),
+    ("shell-off-corner-mixed", "r4r/4b1/bb1b2/1b1rbr/1b4/1bbr2"),
+    ("white-off-corner-steep", "1r2br/b3br/br4/b3br/6/b1rrbb"),
+])
+def test_the_presence_network_reads_pieces_off_their_points(
+        room_reading: Callable[[str], FrameReading], room: str, board: str) -> None:
+    # The frames of the tests below, each with a piece off its point that the colours
+    # leave open between the piece and bare paper: the network sees the piece.
+    assert room_reading(room).reading == BoardReading.parse(board)
+
+
 def test_a_piece_read_off_a_point_it_half_covers_is_read_from_the_game(
-        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
+        config: VisionConfig, room_calibration: Callable[[str], Calibration],
+        without_presence_net: None) -> None:
     # Red and black pieces seen steeply (a Blender render): the red piece on a6 stands off
     # its sample, which shows paper beside a third of the piece. Read as bare, surely, it
     # would be a capture nobody made; with nothing known of it the game waited. It may hold
@@ -95,7 +118,8 @@ def test_a_piece_read_off_a_point_it_half_covers_is_read_from_the_game(
 
 
 def test_a_pale_piece_hiding_some_arms_of_its_point_is_never_read_as_bare(
-        config: VisionConfig, room_calibration: Callable[[str], Calibration]) -> None:
+        config: VisionConfig, room_calibration: Callable[[str], Calibration],
+        without_presence_net: None) -> None:
     # A shell set down off b6 under a steeply tilted camera (a Blender render, seed 1501):
     # it hides the arms of b6's cross above and left of the point and leaves the other two
     # showing, so the point's median arm is bare paper's. Its pixels, the paper's colour a
@@ -133,7 +157,7 @@ def test_a_blurred_bare_point_in_dim_light_is_bare_whatever_its_pixels_lean_to(
 ])
 def test_a_shell_hiding_some_arms_of_a_point_is_never_read_as_bare(
         config: VisionConfig, room_calibration: Callable[[str], Calibration], room: str,
-        board: str, point: str) -> None:
+        board: str, point: str, without_presence_net: None) -> None:
     # Each was read as bare, surely: a capture nobody made.
     reader = BoardReader(room_calibration(f"{room}-start.jpg"), config)
     frame = reader.read(cv2.imread(str(ROOMS / f"{room}-frame.jpg")))
@@ -158,7 +182,7 @@ def test_a_light_wooden_top_whose_rim_its_shadows_darken_all_round_is_light_wood
 
 
 def test_a_white_top_off_a_corner_outwards_is_never_read_as_bare(
-        room_reading: Callable[[str], FrameReading]) -> None:
+        room_reading: Callable[[str], FrameReading], without_presence_net: None) -> None:
     # A white top set down off f6, outwards, under a steeply tilted camera (a Blender
     # render, seed 2901): both of the corner's lines show plainly, and two thirds of its
     # disc is the top's, whose pixels favour the white set's palette over the paper's a

@@ -1,0 +1,120 @@
+"""Training rows for the network that tells a piece from bare paper where the colours leave
+it open (``vision.presence_net``).
+
+Each render set (the folder format of ``benchmarks/render_set.py``) is calibrated and read
+setup by setup, frame by frame, as the benchmark reads it, by a reader that leaves the set
+patterns out. Every point of every hand-free frame the reader located gives one row: the
+view round it (``BoardReader.top_patches``) with the sets' colours, what it truly holds,
+and whether the reader left it open between a piece and bare paper.
+``benchmarks/train_presence_net.py`` trains on them.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+# benchmarks/vision.py would shadow the ``vision`` package: drop this folder from the
+# import path, and reach the shared folder format through the repository root.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+from benchmarks.render_set import read_render_set  # noqa: E402
+from benchmarks.set_rows import sets_held_out  # noqa: E402
+from vision.calibrate import CalibrationFailed, calibrate  # noqa: E402
+from vision.colour import PointLabel  # noqa: E402
+from vision.config import VisionConfig  # noqa: E402
+from vision.reader import BoardReader, ReadStatus  # noqa: E402
+from vision.set_forest import pale_and_dark  # noqa: E402
+from vision.set_net import PATCH_SIZE  # noqa: E402
+
+
+@dataclass
+class PointRows:
+    """Training rows: one per point of a hand-free frame."""
+
+    patches: np.ndarray
+    """(n, PATCH_SIZE, PATCH_SIZE, 3) BGR of the view of the tops round the point."""
+    paper: np.ndarray
+    """(n, 3) BGR of the paper the point is judged against."""
+    means: np.ndarray
+    """(n, 6) the paler and the darker set's mean colours (log, relative to the paper)."""
+    piece: np.ndarray
+    """(n,) whether the point holds a piece."""
+    open_presence: np.ndarray
+    """(n,) whether the reader left it open between a piece and bare paper alone."""
+    other_doubts: np.ndarray
+    """(n,) whether its frame has doubtful points of other kinds."""
+    frame: np.ndarray
+    """(n,) the frame's name (render set, setup, file)."""
+
+    @staticmethod
+    def joined(parts: list[PointRows]) -> PointRows:
+        return PointRows(*(np.concatenate([getattr(part, name) for part in parts])
+                           for name in POINT_FIELDS))
+
+    def only(self, mask: np.ndarray) -> PointRows:
+        return PointRows(*(getattr(self, name)[mask] for name in POINT_FIELDS))
+
+    def held_out(self, roots: list[Path], fold: int, folds: int) -> np.ndarray:
+        """(n,) the rows of the render sets in ``fold`` of ``folds`` (``sets_held_out``)."""
+        return sets_held_out(self.frame, roots, fold, folds)
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, **vars(self))
+
+    @staticmethod
+    def load(path: Path) -> PointRows:
+        with np.load(path) as data:
+            return PointRows(*(data[name] for name in POINT_FIELDS))
+
+
+POINT_FIELDS = ("patches", "paper", "means", "piece", "open_presence", "other_doubts",
+                "frame")
+
+
+def points_of(root: Path) -> PointRows:
+    """The training rows of one render set."""
+    config = VisionConfig()
+    parts: list[PointRows] = []
+    for setup in read_render_set(root):
+        try:
+            calibration = calibrate(config, setup.image(setup.start))
+        except CalibrationFailed:
+            continue
+        reader = BoardReader(calibration, config, tell_sets_by_pattern=False)
+        for frame in setup.frames:
+            reading = reader.read(setup.image(frame.file))
+            if frame.hand or frame.board is None or reading.status is ReadStatus.NO_BOARD:
+                continue
+            points = np.arange(len(reading.points))
+            around = reader.top_patches(points)
+            if around is None:
+                continue
+            pale, dark = pale_and_dark(reader.colours.means)
+            sets = np.concatenate([reader.colours.means[pale, :3], reader.colours.means[dark, :3]])
+            opened = np.zeros(len(points), bool)
+            others = False
+            for point, choices in zip(reading.doubtful, reading.choices, strict=True):
+                presence = len(set(choices)) == 2 and PointLabel.EMPTY in choices
+                opened[reading.points.index(point)] = presence
+                others |= not presence
+            parts.append(PointRows(
+                around[0], around[1].astype(np.float32),
+                np.broadcast_to(sets, (len(points), 6)).astype(np.float32),
+                np.array([frame.board.piece_at(point) is not None for point in reading.points]),
+                opened, np.full(len(points), others),
+                np.full(len(points), f"{root.name}/{setup.condition}/{setup.folder.name}/"
+                                     f"{frame.file}")))
+    if not parts:
+        return PointRows(np.zeros((0, PATCH_SIZE, PATCH_SIZE, 3), np.uint8),
+                         np.zeros((0, 3), np.float32), np.zeros((0, 6), np.float32),
+                         np.zeros(0, bool), np.zeros(0, bool), np.zeros(0, bool),
+                         np.zeros(0, str))
+    rows = PointRows.joined(parts)
+    print(f"{root}: {len(rows.piece)} points, {int(rows.open_presence.sum())} open", flush=True)
+    return rows

@@ -22,7 +22,12 @@ MODEL_FILE = "presence_net.npz"
 """The trained network, in the package's ``models`` folder."""
 PRESENCE_SURE = 0.98
 """Share for a piece (or for bare paper, at one less it) at which the network tells a
-point left open between a piece and bare paper."""
+point left open between a piece and bare paper: bare paper is then read, and a piece is
+left open between the two sets (the set its colour was nearest may not be its own).
+Measured on thirty-three render sets (thirty-one Blender seeds, 1101 to 4101, and two of
+the room renderer's), each third judged by a network trained on the other two
+(``benchmarks/train_presence_net.py --folds 3``): of 139 such points (71 pieces), it told
+106 at 0.98, none wrongly; 124 at 0.9, none wrongly."""
 
 
 @cache

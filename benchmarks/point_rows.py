@@ -24,7 +24,7 @@ sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _H
 sys.path.insert(0, str(_HERE.parent))
 
 from benchmarks.render_set import read_render_set  # noqa: E402
-from benchmarks.set_rows import sets_held_out  # noqa: E402
+from benchmarks.set_rows import RowTable  # noqa: E402
 from vision.calibrate import CalibrationFailed, calibrate  # noqa: E402
 from vision.colour import PointLabel  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
@@ -34,7 +34,7 @@ from vision.set_net import PATCH_SIZE  # noqa: E402
 
 
 @dataclass
-class PointRows:
+class PointRows(RowTable):
     """Training rows: one per point of a hand-free frame."""
 
     patches: np.ndarray
@@ -51,30 +51,6 @@ class PointRows:
     """(n,) whether its frame has doubtful points of other kinds."""
     frame: np.ndarray
     """(n,) the frame's name (render set, setup, file)."""
-
-    @staticmethod
-    def joined(parts: list[PointRows]) -> PointRows:
-        return PointRows(*(np.concatenate([getattr(part, name) for part in parts])
-                           for name in POINT_FIELDS))
-
-    def only(self, mask: np.ndarray) -> PointRows:
-        return PointRows(*(getattr(self, name)[mask] for name in POINT_FIELDS))
-
-    def held_out(self, roots: list[Path], fold: int, folds: int) -> np.ndarray:
-        """(n,) the rows of the render sets in ``fold`` of ``folds`` (``sets_held_out``)."""
-        return sets_held_out(self.frame, roots, fold, folds)
-
-    def save(self, path: Path) -> None:
-        np.savez_compressed(path, **vars(self))
-
-    @staticmethod
-    def load(path: Path) -> PointRows:
-        with np.load(path) as data:
-            return PointRows(*(data[name] for name in POINT_FIELDS))
-
-
-POINT_FIELDS = ("patches", "paper", "means", "piece", "open_presence", "other_doubts",
-                "frame")
 
 
 def points_of(root: Path) -> PointRows:

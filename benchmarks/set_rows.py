@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Self
 
 import numpy as np
 
@@ -35,8 +38,56 @@ from vision.set_forest import FEATURES, pale_and_dark  # noqa: E402
 from vision.set_net import PATCH_SIZE  # noqa: E402
 
 
+class RowTable:
+    """Training rows of render sets: a dataclass of arrays, one row an index, whose
+    ``frame`` field names each row's frame (render set, setup, file)."""
+
+    frame: np.ndarray
+
+    @classmethod
+    def field_names(cls) -> list[str]:
+        return [field.name for field in fields(cls)]  # type: ignore[arg-type]
+
+    @classmethod
+    def joined(cls, parts: list[Self]) -> Self:
+        return cls(*(np.concatenate([getattr(part, name) for part in parts])
+                     for name in cls.field_names()))
+
+    def only(self, mask: np.ndarray) -> Self:
+        return type(self)(*(getattr(self, name)[mask] for name in self.field_names()))
+
+    def held_out(self, roots: list[Path], fold: int, folds: int) -> np.ndarray:
+        """(n,) the rows of the render sets in ``fold`` of ``folds`` (every ``folds``-th of
+        ``roots``, from the ``fold``-th), which a cross-check judges by a model trained on
+        the others."""
+        sets = np.array([name.split("/")[0] for name in self.frame])
+        result: np.ndarray = np.isin(sets, [root.name for root in roots[fold::folds]])
+        return result
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, **vars(self))
+
+    @classmethod
+    def load(cls, path: Path) -> Self:
+        with np.load(path) as data:
+            return cls(*(data[name] for name in cls.field_names()))
+
+    @classmethod
+    def read(cls, of_root: Callable[[Path], Self], roots: list[Path], cache: Path | None,
+             jobs: int) -> Self:
+        """The rows of the render sets ``roots`` (each read by ``of_root``), from ``cache``
+        when it exists, else from the renders (and then written to ``cache`` when given)."""
+        if cache is not None and cache.exists():
+            return cls.load(cache)
+        with ProcessPoolExecutor(jobs) as pool:
+            rows = cls.joined(list(pool.map(of_root, roots)))
+        if cache is not None:
+            rows.save(cache)
+        return rows
+
+
 @dataclass
-class Rows:
+class Rows(RowTable):
     """Training rows: one per piece of a hand-free frame."""
 
     features: np.ndarray
@@ -62,18 +113,6 @@ class Rows:
     means: np.ndarray
     """(n, 6) the paler and the darker set's mean colours (log, relative to the paper)."""
 
-    @staticmethod
-    def joined(parts: list[Rows]) -> Rows:
-        return Rows(*(np.concatenate([getattr(part, name) for part in parts])
-                      for name in FIELDS))
-
-    def only(self, mask: np.ndarray) -> Rows:
-        return Rows(*(getattr(self, name)[mask] for name in FIELDS))
-
-    def held_out(self, roots: list[Path], fold: int, folds: int) -> np.ndarray:
-        """(n,) the rows of the render sets in ``fold`` of ``folds`` (``sets_held_out``)."""
-        return sets_held_out(self.frame, roots, fold, folds)
-
     def settled_frames(self, told: np.ndarray, says_pale: np.ndarray
                        ) -> tuple[set[str], set[str], int]:
         """The frames whose only doubt was open sets that the ``told`` pieces (n,) would all
@@ -86,32 +125,10 @@ class Rows:
         read = {frame for frame, all_told in by_frame.items() if all(all_told)}
         return read, {self.frame[index] for index in np.flatnonzero(wrong)} & read, len(by_frame)
 
-    def save(self, path: Path) -> None:
-        np.savez_compressed(path, **vars(self))
-
-    @staticmethod
-    def load(path: Path) -> Rows:
-        with np.load(path) as data:
-            return Rows(*(data[name] for name in FIELDS))
-
-
-def sets_held_out(frames: np.ndarray, roots: list[Path], fold: int, folds: int) -> np.ndarray:
-    """(n,) which of ``frames`` (names as ``Rows.frame``) are of the render sets in ``fold``
-    of ``folds`` (every ``folds``-th of ``roots``, from the ``fold``-th), which a
-    cross-check judges by a model trained on the others."""
-    sets = np.array([name.split("/")[0] for name in frames])
-    result: np.ndarray = np.isin(sets, [root.name for root in roots[fold::folds]])
-    return result
-
-
-FIELDS = ("features", "pale", "open_set", "frame", "other_doubts", "read_surely_pale",
-          "frame_read", "patches", "paper", "means")
-
-
 def rows_of(root: Path) -> Rows:
     """The training rows of one render set."""
     config = VisionConfig()
-    columns: dict[str, list[object]] = {name: [] for name in FIELDS}
+    columns: dict[str, list[object]] = {name: [] for name in Rows.field_names()}
     both = set(PIECE_LABELS)
     for setup in read_render_set(root):
         try:
@@ -158,6 +175,6 @@ def rows_of(root: Path) -> Rows:
              "other_doubts": bool, "read_surely_pale": np.int8, "frame_read": bool}
     rows = Rows(*(np.concatenate([np.asarray(part) for part in columns[name]]).astype(kinds[name])
                   if columns[name] else empty.get(name, np.zeros(0, kinds[name]))
-                  for name in FIELDS))
+                  for name in Rows.field_names()))
     print(f"{root}: {len(rows.pale)} pieces, {int(rows.open_set.sum())} open", flush=True)
     return rows

@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +38,7 @@ sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _H
 sys.path.insert(0, str(_HERE.parent))
 
 from benchmarks.point_rows import PointRows, points_of  # noqa: E402
-from benchmarks.train_set_net import network_shares, train_network  # noqa: E402
+from benchmarks.train_set_net import as_member, network_shares, train_network  # noqa: E402
 from vision.presence_net import MODEL_FILE, PRESENCE_SURE  # noqa: E402
 from vision.set_net import net_inputs  # noqa: E402
 
@@ -52,18 +51,6 @@ SHARES = (0.9, 0.95, PRESENCE_SURE, 0.99)
 """Shares of the network's word at which ``--folds`` reports."""
 
 
-def read_point_rows(roots: list[Path], cache: Path | None, jobs: int) -> PointRows:
-    """The rows of the render sets ``roots``, from ``cache`` when it exists, else from the
-    renders (and then written to ``cache`` when given)."""
-    if cache is not None and cache.exists():
-        return PointRows.load(cache)
-    with ProcessPoolExecutor(jobs) as pool:
-        rows = PointRows.joined(list(pool.map(points_of, roots)))
-    if cache is not None:
-        rows.save(cache)
-    return rows
-
-
 def inputs_of(rows: PointRows) -> np.ndarray:
     return net_inputs(rows.patches, rows.paper, rows.means[:, :3], rows.means[:, 3:])
 
@@ -73,9 +60,9 @@ def trained(rows: PointRows, epochs: int, seed: int) -> dict[str, np.ndarray]:
     of the rest, as one member of ``vision.set_net.PatchNet``."""
     easy = np.random.default_rng(seed).random(len(rows.piece)) < EASY_SHARE
     chosen = rows.only(rows.open_presence | easy)
-    weights = train_network(inputs_of(chosen), chosen.piece,
-                            np.where(chosen.open_presence, OPEN_WEIGHT, 1.0), epochs, seed)
-    return {f"member0.{name}": array for name, array in weights.items()}
+    return as_member(0, train_network(inputs_of(chosen), chosen.piece,
+                                      np.where(chosen.open_presence, OPEN_WEIGHT, 1.0),
+                                      epochs, seed))
 
 
 def cross_check(rows: PointRows, folds: int, roots: list[Path], epochs: int, seed: int) -> bool:
@@ -121,7 +108,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     roots = sorted(args.renders)
-    rows = read_point_rows(roots, args.rows, args.jobs)
+    rows = PointRows.read(points_of, roots, args.rows, args.jobs)
     ok = cross_check(rows, args.folds, roots, args.epochs, args.seed) if args.folds else True
     np.savez_compressed(args.out, **trained(rows, args.epochs, args.seed))
     print(f"wrote {args.out}")

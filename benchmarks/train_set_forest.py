@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -115,18 +114,6 @@ def cross_check(rows: Rows, folds: int, roots: list[Path]) -> bool:
     return ok
 
 
-def read_rows(roots: list[Path], cache: Path | None, jobs: int) -> Rows:
-    """The training rows of the render sets ``roots``, read from ``cache`` when it exists,
-    else from the renders (and then written to ``cache`` when given)."""
-    if cache is not None and cache.exists():
-        return Rows.load(cache)
-    with ProcessPoolExecutor(jobs) as pool:
-        rows = Rows.joined(list(pool.map(rows_of, roots)))
-    if cache is not None:
-        rows.save(cache)
-    return rows
-
-
 def write_forest(forest, path: Path) -> None:  # type: ignore[no-untyped-def]
     """Write ``forest`` as the flat arrays ``vision.set_forest.SetForest`` reads."""
     pale_column = list(forest.classes_).index(True)
@@ -163,7 +150,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     roots = sorted(args.renders)
-    rows = read_rows(roots, args.features, args.jobs)
+    rows = Rows.read(rows_of, roots, args.features, args.jobs)
     ok = cross_check(rows, args.folds, roots) if args.folds else True
     write_forest(train(rows), args.out)
     return 0 if ok else 1

@@ -47,8 +47,8 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from benchmarks.set_rows import Rows  # noqa: E402
-from benchmarks.train_set_forest import pale_shares, read_rows, train  # noqa: E402
+from benchmarks.set_rows import Rows, rows_of  # noqa: E402
+from benchmarks.train_set_forest import pale_shares, train  # noqa: E402
 from vision.set_forest import CONTRADICTION_ASKED, SURE_SHARE  # noqa: E402
 from vision.set_net import (  # noqa: E402
     CHANNELS,
@@ -70,20 +70,14 @@ LEARNING_RATE = 3e-3
 MEMBERS = 3
 """Networks trained from as many seeds, whose shares the reader averages."""
 SHARES = (0.95, NET_SURE, 0.99, 0.995)
+"""Shares of the network's word at which ``--folds`` reports."""
 CONTRADICTION_SHARES = (0.9, 0.95, 0.98, 0.99)
 """Shares of the network's word for the other set at which ``--folds`` reports pieces read
 surely that it would make doubtful."""
-"""Shares of the network's word at which ``--folds`` reports."""
 
 
 def inputs_of(rows: Rows) -> np.ndarray:
     return net_inputs(rows.patches, rows.paper, rows.means[:, :3], rows.means[:, 3:])
-
-
-def train_net(rows: Rows, epochs: int, seed: int) -> dict[str, np.ndarray]:
-    """The weights of a network trained on ``rows``, named as ``vision.set_net`` reads them."""
-    return train_network(inputs_of(rows), rows.pale,
-                         np.where(rows.open_set, OPEN_WEIGHT, 1.0), epochs, seed)
 
 
 def train_network(inputs: np.ndarray, targets: np.ndarray, weights: np.ndarray, epochs: int,
@@ -146,12 +140,18 @@ def train_network(inputs: np.ndarray, targets: np.ndarray, weights: np.ndarray, 
 def train_members(rows: Rows, epochs: int, seed: int, members: int) -> dict[str, np.ndarray]:
     """The weights of ``members`` networks trained on ``rows``, each from its own seed
     (``seed``, ``seed + 1``, ...), named as ``vision.set_net.PatchNet`` reads them."""
-    weights = {}
+    inputs, weights = inputs_of(rows), np.where(rows.open_set, OPEN_WEIGHT, 1.0)
+    result = {}
     for member in range(members):
         print(f" member {member + 1}/{members}", flush=True)
-        weights.update({f"member{member}.{name}": array for name, array
-                        in train_net(rows, epochs, seed + member).items()})
-    return weights
+        result.update(as_member(member, train_network(inputs, rows.pale, weights, epochs,
+                                                      seed + member)))
+    return result
+
+
+def as_member(member: int, weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """One network's ``weights`` named as member ``member`` of a ``vision.set_net.PatchNet``."""
+    return {f"member{member}.{name}": array for name, array in weights.items()}
 
 
 def net_shares(weights: dict[str, np.ndarray], rows: Rows) -> np.ndarray:
@@ -256,7 +256,7 @@ def main() -> int:
     parser.add_argument("--members", type=int, default=MEMBERS)
     args = parser.parse_args()
     roots = sorted(args.renders)
-    rows = read_rows(roots, args.rows, args.jobs)
+    rows = Rows.read(rows_of, roots, args.rows, args.jobs)
     ok = cross_check(rows, args.folds, roots, args.epochs, args.seed, args.members,
                      args.shares) if args.folds else True
     np.savez_compressed(args.out, **train_members(rows, args.epochs, args.seed, args.members))

@@ -94,7 +94,7 @@ from vision.sampling import (
 )
 from vision.set_contrast import DISPUTED, confirmed, disputed, on_own_side
 from vision.set_forest import FrameTops, SetPatterns, pale_and_dark
-from vision.set_net import net_inputs, patches
+from vision.set_net import patches, point_inputs
 from vision.shadows import DEEPEST_MARGIN, shadowed_cells
 from vision.surround import SurroundMap, SurroundWatch, surround_map
 
@@ -710,8 +710,8 @@ class BoardReader:
             return {}
         tops = self._last_tops
         pale, dark = pale_and_dark(self.colours.means)
-        share = net.share(net_inputs(patches(self._layout, tops.view, points), tops.paper[points],
-                                     self.colours.means[pale], self.colours.means[dark]))
+        share = net.share(point_inputs(self._layout, tops.view, tops.paper, points,
+                                       self.colours.means[pale], self.colours.means[dark]))
         return {int(point): bool(piece >= 0.5) for point, piece in zip(points, share, strict=True)
                 if piece >= PRESENCE_SURE or piece <= 1 - PRESENCE_SURE}
 

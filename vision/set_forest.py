@@ -30,8 +30,7 @@ from vision.set_net import (
     FOREST_AGREES,
     NET_CONTRADICTING,
     NET_SURE,
-    net_inputs,
-    patches,
+    point_inputs,
     shipped_net,
 )
 
@@ -262,9 +261,8 @@ class SetPatterns:
         if net is None or not asked.any():
             return result
         chosen = points[asked]
-        result[asked] = net.share(net_inputs(
-            patches(self._layout, tops.view, chosen), tops.paper[chosen], pale_mean,
-            dark_mean))
+        result[asked] = net.share(point_inputs(self._layout, tops.view, tops.paper, chosen,
+                                               pale_mean, dark_mean))
         return result
 
     def contradicted(self, tops: FrameTops, points: np.ndarray, read: np.ndarray,
@@ -288,8 +286,8 @@ class SetPatterns:
         net = shipped_net()
         if net is not None and doubted.any():
             chosen = points[doubted]
-            net_share = net.share(net_inputs(patches(self._layout, tops.view, chosen),
-                                                  tops.paper[chosen], means[pale], means[dark]))
+            net_share = net.share(point_inputs(self._layout, tops.view, tops.paper, chosen,
+                                               means[pale], means[dark]))
             against[doubted] = np.where(read_pale[doubted], net_share <= 1 - NET_CONTRADICTING,
                                         net_share >= NET_CONTRADICTING)
         result[against] = np.where(read_pale, dark, pale)[against]

@@ -105,6 +105,15 @@ def net_inputs(patch_pixels: np.ndarray, paper: np.ndarray, pale_mean: np.ndarra
     return result
 
 
+
+def point_inputs(layout: SamplingLayout, view: np.ndarray, paper: np.ndarray,
+                 points: np.ndarray, pale_mean: np.ndarray, dark_mean: np.ndarray
+                 ) -> np.ndarray:
+    """What a network takes of ``points`` (indices) in a view of the tops (``patches``),
+    each judged against its ``paper`` (points, 3) BGR, with the sets' colours as for
+    ``net_inputs``."""
+    return net_inputs(patches(layout, view, points), paper[points], pale_mean, dark_mean)
+
 class PatchNet:
     """A trained network over the view round a point (``patches``, ``net_inputs``): how
     sure it is of one thing, that a piece is of the paler set (this module's network) or

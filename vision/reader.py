@@ -672,10 +672,16 @@ class BoardReader:
         pattern of its top, side and shadow tells it (``vision.set_forest``), and its pixels
         do not favour the other set's palette by ``PATTERN_AGAINST_PALETTE``
         (``palette_scores`` as ``_palette_scores``); none where the sheet round the grid is
-        not quiet (``vision.surround.QUIET_SHARE``)."""
+        not quiet (``vision.surround.QUIET_SHARE``), nor with a set learned with tops
+        mirroring the lamp (``Calibration.lamp_sets``)."""
         judging = self._set_patterns_judging()
         if judging is None or (self._surround is not None and not self._surround.quiet()):
             # (Something may be coming in over the sheet: a doubt may be a fingertip's.)
+            return {}
+        if self.calibration.lamp_sets:
+            # The forest and the networks judge a top against the sets' colours, and a lamp
+            # set's is a mirror's: a red top mirroring the lamp got 0.98 of the forest's
+            # votes for a black set learned near-white.
             return {}
         patterns, tops = judging
         open_set = set(PIECE_LABELS)
@@ -836,10 +842,14 @@ class BoardReader:
         assert samples.middle_relative is not None
         pale = pale & ~self._lamp_set[labels]
         dark = (labels != _EMPTY) & ~pale
+        # A top read as a lamp set mirrors the lamp as a top in the spot does: as bright as
+        # the paper is enough (a red top a little dimmer than the paper, on a board whose
+        # black was learned near-white, was read surely as black).
+        brighter = np.where(self._lamp_set[labels], SPOT_BRIGHTER, self._mirror_brighter)
         mirroring = np.where(pale, dimmer_than_pale_mirror(self._pale_mirror_levels,
                                                            samples.middle_relative),
-                             dark & mirrors_lamp(samples.middle_relative, self._mirror_brighter,
-                                                     FRAME_MIRROR_CHROMA))
+                             dark & mirrors_lamp(samples.middle_relative, brighter,
+                                                 FRAME_MIRROR_CHROMA))
         result = np.where(mirroring, _OTHER_SET[labels], labels)
         if self.calibration.glare_reach:
             glossy = glared_from(self.calibration.glare_reach, self.colours.means,

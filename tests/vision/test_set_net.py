@@ -174,3 +174,19 @@ def test_a_black_top_mirroring_the_lamp_read_surely_as_red_is_doubted_by_the_net
     monkeypatch.setattr(set_forest, "NET_CONTRADICTING", 1.01)
     wrong = room_reading("black-mirroring-gold-rimmed-wide")
     assert wrong.reading is not None and wrong.reading != truth
+
+
+def test_the_network_s_word_stands_where_the_forest_does_not_plainly_disagree(
+        room_reading: Callable[[str], FrameReading], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Glossy red and black pieces under a wide lens (Blender seed 4301, which no model was
+    # trained on). The black top on e3 catches the lamp; its colours leave its set open, the
+    # forest leans a little to red (0.57 of its votes) and the networks are sure it is
+    # black.
+    truth = BoardReading.parse("1r4/b3b1/b3b1/b3bb/b5/rb1bbb")
+    frame = room_reading("forest-unsure-black-wide")
+    assert (frame.status, frame.reading) == (ReadStatus.OK, truth)
+    # Where the forest had to lean the same way, e3 was left to the game.
+    monkeypatch.setattr(set_forest, "FOREST_AGREES", 0.5)
+    leaning = room_reading("forest-unsure-black-wide")
+    assert leaning.doubtful == (parse_point("e3", 6),)
+    assert set(leaning.choices[0]) == {PointLabel.RED, PointLabel.BLACK}

@@ -265,6 +265,20 @@ class SetPatterns:
                                                pale_mean, dark_mean))
         return result
 
+    def networks_sure(self, tops: FrameTops, points: np.ndarray, sets: np.ndarray,
+                      means: np.ndarray) -> np.ndarray:
+        """(len(points),) whether the set networks are sure (``vision.set_net.NET_SURE``)
+        that each of ``points`` is of its set in ``sets`` (label indices); none without a
+        network."""
+        net = shipped_net()
+        if net is None or not len(points):
+            return np.zeros(len(points), bool)
+        pale, dark = pale_and_dark(means)
+        share = net.share(point_inputs(self._layout, tops.view, tops.paper, points,
+                                       means[pale], means[dark]))
+        result: np.ndarray = np.where(sets == pale, share >= NET_SURE, share <= 1 - NET_SURE)
+        return result
+
     def contradicted(self, tops: FrameTops, points: np.ndarray, read: np.ndarray,
                      means: np.ndarray, in_reflection: np.ndarray) -> np.ndarray:
         """(len(points),) for pieces ``points`` read surely as ``read`` (label indices), the

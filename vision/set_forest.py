@@ -242,27 +242,17 @@ class SetPatterns:
         if share is None:
             return result
         pale, dark = pale_and_dark(means)
-        net_share = self._net_shares(tops, points, means[pale], means[dark], share)
+        # The networks are asked where the forest does not tell the set itself (0.5, no
+        # word, elsewhere or without a network).
+        net_share = np.full(len(points), 0.5)
+        asked = np.maximum(share, 1 - share) < SURE_SHARE
+        if asked.any():
+            asked_share = self._network_shares(tops, points[asked], means)
+            if asked_share is not None:
+                net_share[asked] = asked_share
         result[(share >= SURE_SHARE) | ((net_share >= NET_SURE) & (share >= FOREST_AGREES))] = pale
         result[(share <= 1 - SURE_SHARE)
                | ((net_share <= 1 - NET_SURE) & (share <= 1 - FOREST_AGREES))] = dark
-        return result
-
-    def _net_shares(self, tops: FrameTops, points: np.ndarray, pale_mean: np.ndarray,
-                    dark_mean: np.ndarray, forest_share: np.ndarray) -> np.ndarray:
-        """(len(points),) the set network's share for the paler set (its colour
-        ``pale_mean``, the other's ``dark_mean``), asked only where the forest leans far
-        enough for its word to count and does not tell the set itself (0.5, no word,
-        elsewhere or without a network)."""
-        result = np.full(len(points), 0.5)
-        net = shipped_net()
-        leaning = np.maximum(forest_share, 1 - forest_share)
-        asked = (leaning >= FOREST_AGREES) & (leaning < SURE_SHARE)
-        if net is None or not asked.any():
-            return result
-        chosen = points[asked]
-        result[asked] = net.share(point_inputs(self._layout, tops.view, tops.paper, chosen,
-                                               pale_mean, dark_mean))
         return result
 
     def networks_sure(self, tops: FrameTops, points: np.ndarray, sets: np.ndarray,
@@ -270,13 +260,23 @@ class SetPatterns:
         """(len(points),) whether the set networks are sure (``vision.set_net.NET_SURE``)
         that each of ``points`` is of its set in ``sets`` (label indices); none without a
         network."""
-        net = shipped_net()
-        if net is None or not len(points):
+        share = self._network_shares(tops, points, means) if len(points) else None
+        if share is None:
             return np.zeros(len(points), bool)
-        pale, dark = pale_and_dark(means)
-        share = net.share(point_inputs(self._layout, tops.view, tops.paper, points,
-                                       means[pale], means[dark]))
+        pale = pale_and_dark(means)[0]
         result: np.ndarray = np.where(sets == pale, share >= NET_SURE, share <= 1 - NET_SURE)
+        return result
+
+    def _network_shares(self, tops: FrameTops, points: np.ndarray, means: np.ndarray
+                        ) -> np.ndarray | None:
+        """(len(points),) the set networks' share for the paler set (by ``means``) at
+        ``points``, or None without a network."""
+        net = shipped_net()
+        if net is None:
+            return None
+        pale, dark = pale_and_dark(means)
+        result: np.ndarray = net.share(point_inputs(self._layout, tops.view, tops.paper, points,
+                                                    means[pale], means[dark]))
         return result
 
     def contradicted(self, tops: FrameTops, points: np.ndarray, read: np.ndarray,
@@ -297,11 +297,8 @@ class SetPatterns:
                            share >= CONTRADICTING)
         # Where the forest doubts the set read, the network may tell the other plainly.
         doubted = ~against & (np.where(read_pale, share, 1 - share) < CONTRADICTION_ASKED)
-        net = shipped_net()
-        if net is not None and doubted.any():
-            chosen = points[doubted]
-            net_share = net.share(point_inputs(self._layout, tops.view, tops.paper, chosen,
-                                               means[pale], means[dark]))
+        net_share = self._network_shares(tops, points[doubted], means) if doubted.any() else None
+        if net_share is not None:
             against[doubted] = np.where(read_pale[doubted], net_share <= 1 - NET_CONTRADICTING,
                                         net_share >= NET_CONTRADICTING)
         result[against] = np.where(read_pale, dark, pale)[against]

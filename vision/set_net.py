@@ -5,9 +5,9 @@ network sees the pixels themselves: where a lamp's mirror image ends on a top, t
 dark edge of a black glossy top whose face mirrors the lamp whole, a lit side against a
 shaded one. Held out on thirty-one render sets it told twice as many of the pieces whose
 set the colours left open as the forest did, but not without error; taken only where the
-forest does not plainly disagree, it told 595 of 939 where the forest alone told 275,
-none wrongly (``NET_SURE``, ``FOREST_AGREES``). Where the forest doubts a piece read surely, its
-word for the other set leaves the piece doubtful (``NET_CONTRADICTING``).
+forest does not plainly disagree, it told 595 of 939 where the forest alone told 275, none
+wrongly (``NET_SURE``, ``FOREST_AGREES``). Where the forest doubts a piece read surely,
+its word for the other set leaves the piece doubtful (``NET_CONTRADICTING``).
 
 The network is three networks trained alike from three seeds, whose answers are averaged:
 where the forest leaned the same way, one network alone gave pieces held out up to 0.97 to

@@ -23,13 +23,8 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from benchmarks.render_set import read_render_set  # noqa: E402
-from benchmarks.set_rows import RowTable  # noqa: E402
-from vision.calibrate import CalibrationFailed, calibrate  # noqa: E402
+from benchmarks.set_rows import RowTable, hand_free_frames, set_means  # noqa: E402
 from vision.colour import PointLabel  # noqa: E402
-from vision.config import VisionConfig  # noqa: E402
-from vision.reader import BoardReader, ReadStatus  # noqa: E402
-from vision.set_forest import pale_and_dark  # noqa: E402
 from vision.set_net import PATCH_SIZE  # noqa: E402
 
 
@@ -55,37 +50,24 @@ class PointRows(RowTable):
 
 def points_of(root: Path) -> PointRows:
     """The training rows of one render set."""
-    config = VisionConfig()
     parts: list[PointRows] = []
-    for setup in read_render_set(root):
-        try:
-            calibration = calibrate(config, setup.image(setup.start))
-        except CalibrationFailed:
+    for seen in hand_free_frames(root):
+        reading = seen.reading
+        points = np.arange(len(reading.points))
+        around = seen.reader.top_patches(points)
+        if around is None:
             continue
-        reader = BoardReader(calibration, config, tell_sets_by_pattern=False)
-        for frame in setup.frames:
-            reading = reader.read(setup.image(frame.file))
-            if frame.hand or frame.board is None or reading.status is ReadStatus.NO_BOARD:
-                continue
-            points = np.arange(len(reading.points))
-            around = reader.top_patches(points)
-            if around is None:
-                continue
-            pale, dark = pale_and_dark(reader.colours.means)
-            sets = np.concatenate([reader.colours.means[pale, :3], reader.colours.means[dark, :3]])
-            opened = np.zeros(len(points), bool)
-            others = False
-            for point, choices in zip(reading.doubtful, reading.choices, strict=True):
-                presence = len(set(choices)) == 2 and PointLabel.EMPTY in choices
-                opened[reading.points.index(point)] = presence
-                others |= not presence
-            parts.append(PointRows(
-                around[0], around[1].astype(np.float32),
-                np.broadcast_to(sets, (len(points), 6)).astype(np.float32),
-                np.array([frame.board.piece_at(point) is not None for point in reading.points]),
-                opened, np.full(len(points), others),
-                np.full(len(points), f"{root.name}/{setup.condition}/{setup.folder.name}/"
-                                     f"{frame.file}")))
+        opened = np.zeros(len(points), bool)
+        others = False
+        for point, choices in zip(reading.doubtful, reading.choices, strict=True):
+            presence = len(set(choices)) == 2 and PointLabel.EMPTY in choices
+            opened[reading.points.index(point)] = presence
+            others |= not presence
+        parts.append(PointRows(
+            around[0], around[1].astype(np.float32),
+            np.broadcast_to(set_means(seen.reader), (len(points), 6)).astype(np.float32),
+            np.array([seen.board.piece_at(point) is not None for point in reading.points]),
+            opened, np.full(len(points), others), np.full(len(points), seen.name)))
     if not parts:
         return PointRows(np.zeros((0, PATCH_SIZE, PATCH_SIZE, 3), np.uint8),
                          np.zeros((0, 3), np.float32), np.zeros((0, 6), np.float32),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -30,10 +30,11 @@ sys.path.insert(0, str(_HERE.parent))
 
 from benchmarks.render_set import read_render_set  # noqa: E402
 from controller.position import Color  # noqa: E402
+from controller.reading import BoardReading  # noqa: E402
 from vision.calibrate import CalibrationFailed, calibrate  # noqa: E402
 from vision.colour import LABELS, PIECE_LABELS, PointLabel  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
-from vision.reader import BoardReader, ReadStatus  # noqa: E402
+from vision.reader import BoardReader, FrameReading, ReadStatus  # noqa: E402
 from vision.set_forest import FEATURES, pale_and_dark  # noqa: E402
 from vision.set_net import PATCH_SIZE  # noqa: E402
 
@@ -125,11 +126,25 @@ class Rows(RowTable):
         read = {frame for frame, all_told in by_frame.items() if all(all_told)}
         return read, {self.frame[index] for index in np.flatnonzero(wrong)} & read, len(by_frame)
 
-def rows_of(root: Path) -> Rows:
-    """The training rows of one render set."""
+@dataclass(frozen=True)
+class HandFreeFrame:
+    """A hand-free frame of a render set as the training rows see it."""
+
+    name: str
+    """The render set, setup and file, joined by slashes."""
+    board: BoardReading
+    """What the frame truly shows."""
+    reader: BoardReader
+    """The reader that read it, with the colours it had then."""
+    reading: FrameReading
+
+
+def hand_free_frames(root: Path) -> Iterator[HandFreeFrame]:
+    """Every hand-free frame of the render set ``root`` the reader located: each setup
+    calibrated on its start image (one that does not calibrate is left out), all its frames
+    read in order, hand frames among them as in play, by one reader that leaves the set
+    patterns out (what the models learn to tell)."""
     config = VisionConfig()
-    columns: dict[str, list[object]] = {name: [] for name in Rows.field_names()}
-    both = set(PIECE_LABELS)
     for setup in read_render_set(root):
         try:
             calibration = calibrate(config, setup.image(setup.start))
@@ -140,33 +155,49 @@ def rows_of(root: Path) -> Rows:
             reading = reader.read(setup.image(frame.file))
             if frame.hand or frame.board is None or reading.status is ReadStatus.NO_BOARD:
                 continue
-            truth = [frame.board.piece_at(point) for point in reading.points]
-            pieces = np.array([i for i, colour in enumerate(truth) if colour is not None])
-            found = reader.pattern_features(pieces) if len(pieces) else None
-            around = reader.top_patches(pieces) if len(pieces) else None
-            if found is None or around is None:
-                continue
-            pale, dark = pale_and_dark(reader.colours.means)
-            paler = LABELS[pale]
-            opened = {reading.points.index(point) for point, choices
-                      in zip(reading.doubtful, reading.choices, strict=True)
-                      if set(choices) == both}
-            doubted = {reading.points.index(point) for point in reading.doubtful}
-            name = f"{root.name}/{setup.condition}/{setup.folder.name}/{frame.file}"
-            columns["features"].append(found)
-            columns["patches"].append(around[0])
-            columns["paper"].append(around[1])
-            sets = np.concatenate([reader.colours.means[pale, :3], reader.colours.means[dark, :3]])
-            columns["means"].append(np.broadcast_to(sets, (len(pieces), 6)))
-            columns["pale"].append([(truth[i] is Color.RED) == (paler is PointLabel.RED)
-                                    for i in pieces])
-            columns["open_set"].append([i in opened for i in pieces])
-            columns["frame"].append([name] * len(pieces))
-            columns["other_doubts"].append([len(opened) < len(reading.doubtful)] * len(pieces))
-            columns["read_surely_pale"].append(
-                [-1 if i in doubted or reading.labels[i] is PointLabel.EMPTY
-                 else int(reading.labels[i] is paler) for i in pieces])
-            columns["frame_read"].append([reading.reading is not None] * len(pieces))
+            yield HandFreeFrame(f"{root.name}/{setup.condition}/{setup.folder.name}/{frame.file}",
+                                frame.board, reader, reading)
+
+
+def set_means(reader: BoardReader) -> np.ndarray:
+    """(6,) the paler and the darker set's mean colour as ``reader`` has them (log, relative
+    to the paper), as the networks take them."""
+    pale, dark = pale_and_dark(reader.colours.means)
+    result: np.ndarray = np.concatenate([reader.colours.means[pale, :3],
+                                         reader.colours.means[dark, :3]])
+    return result
+
+
+def rows_of(root: Path) -> Rows:
+    """The training rows of one render set."""
+    columns: dict[str, list[object]] = {name: [] for name in Rows.field_names()}
+    both = set(PIECE_LABELS)
+    for seen in hand_free_frames(root):
+        reader, reading = seen.reader, seen.reading
+        truth = [seen.board.piece_at(point) for point in reading.points]
+        pieces = np.array([i for i, colour in enumerate(truth) if colour is not None])
+        found = reader.pattern_features(pieces) if len(pieces) else None
+        around = reader.top_patches(pieces) if len(pieces) else None
+        if found is None or around is None:
+            continue
+        paler = LABELS[pale_and_dark(reader.colours.means)[0]]
+        opened = {reading.points.index(point) for point, choices
+                  in zip(reading.doubtful, reading.choices, strict=True)
+                  if set(choices) == both}
+        doubted = {reading.points.index(point) for point in reading.doubtful}
+        columns["features"].append(found)
+        columns["patches"].append(around[0])
+        columns["paper"].append(around[1])
+        columns["means"].append(np.broadcast_to(set_means(reader), (len(pieces), 6)))
+        columns["pale"].append([(truth[i] is Color.RED) == (paler is PointLabel.RED)
+                                for i in pieces])
+        columns["open_set"].append([i in opened for i in pieces])
+        columns["frame"].append([seen.name] * len(pieces))
+        columns["other_doubts"].append([len(opened) < len(reading.doubtful)] * len(pieces))
+        columns["read_surely_pale"].append(
+            [-1 if i in doubted or reading.labels[i] is PointLabel.EMPTY
+             else int(reading.labels[i] is paler) for i in pieces])
+        columns["frame_read"].append([reading.reading is not None] * len(pieces))
     empty = {"features": np.zeros((0, FEATURES), np.float32),
              "patches": np.zeros((0, PATCH_SIZE, PATCH_SIZE, 3), np.uint8),
              "paper": np.zeros((0, 3), np.float32), "means": np.zeros((0, 6), np.float32)}

@@ -24,7 +24,6 @@ Training needs PyTorch (``pip install -e '.[train]'``); the reader needs only nu
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -38,7 +37,12 @@ sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _H
 sys.path.insert(0, str(_HERE.parent))
 
 from benchmarks.point_rows import PointRows, points_of  # noqa: E402
-from benchmarks.train_set_net import as_member, network_shares, train_network  # noqa: E402
+from benchmarks.train_set_net import (  # noqa: E402
+    as_member,
+    network_parser,
+    network_shares,
+    train_network,
+)
 from vision.presence_net import MODEL_FILE, PRESENCE_SURE  # noqa: E402
 from vision.set_net import net_inputs  # noqa: E402
 
@@ -97,16 +101,7 @@ def cross_check(rows: PointRows, folds: int, roots: list[Path], epochs: int, see
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--renders", type=Path, nargs="+", required=True)
-    parser.add_argument("--rows", type=Path)
-    parser.add_argument("--folds", type=int, default=0)
-    parser.add_argument("--epochs", type=int, default=EPOCHS)
-    parser.add_argument("--out", type=Path,
-                        default=_HERE.parent / "vision" / "models" / MODEL_FILE)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = network_parser(__doc__.split("\n")[0], MODEL_FILE, EPOCHS).parse_args()
     roots = sorted(args.renders)
     rows = PointRows.read(points_of, roots, args.rows, args.jobs)
     ok = cross_check(rows, args.folds, roots, args.epochs, args.seed) if args.folds else True

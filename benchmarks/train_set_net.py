@@ -242,17 +242,26 @@ def cross_check(rows: Rows, folds: int, roots: list[Path], epochs: int, seed: in
     return ok
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def network_parser(description: str, model_file: str, epochs: int) -> argparse.ArgumentParser:
+    """The options of a script that trains a patch network: the render sets, the rows'
+    cache, the folds of its held-out check, the epochs, the model file written (``model_file``
+    in the package's models folder unless given), the processes that read the renders and
+    the training seed."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--renders", type=Path, nargs="+", required=True)
     parser.add_argument("--rows", type=Path)
     parser.add_argument("--folds", type=int, default=0)
-    parser.add_argument("--shares", type=Path)
-    parser.add_argument("--epochs", type=int, default=EPOCHS)
+    parser.add_argument("--epochs", type=int, default=epochs)
     parser.add_argument("--out", type=Path,
-                        default=_HERE.parent / "vision" / "models" / MODEL_FILE)
+                        default=_HERE.parent / "vision" / "models" / model_file)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    return parser
+
+
+def main() -> int:
+    parser = network_parser(__doc__.split("\n")[0], MODEL_FILE, EPOCHS)
+    parser.add_argument("--shares", type=Path)
     parser.add_argument("--members", type=int, default=MEMBERS)
     args = parser.parse_args()
     roots = sorted(args.renders)

@@ -84,6 +84,7 @@ from vision.mirror_spot import lamp_split, mirrored_whole, pale_mirrors, spot
 from vision.palette import Palette, bin_codes, learn_palette, own_set_fits, paper_logs
 from vision.palette import confirmed as confirmed_by_palette
 from vision.paper import PaperCheck, check_paper
+from vision.paper_tint import PaperTint, learn_paper_tint
 from vision.register import fit_camera
 from vision.rims import PALE_SET, RimCheck, dark_rimmed, learn_rim_check, mirrored_pale_set
 from vision.sampling import (
@@ -228,6 +229,9 @@ class Calibration:
     medians of its two inner rings (``vision.set_forest.ring_middles``). A lamp mirrored
     in glossy tops lies where it lies: a piece in play is compared with the start's nearest
     piece of each set (``vision.set_forest``). None in files written before it was kept."""
+    paper_tint: PaperTint | None = None
+    """The colour the light gave the paper across the sheet (``vision.paper_tint``); None
+    where it was too strong to keep, or in files written before it was kept."""
 
     @property
     def model(self) -> BoardModel:
@@ -277,6 +281,7 @@ class Calibration:
             "surround": None if self.surround is None else self.surround.to_json(),
             "start_tops": None if self.start_tops is None else [
                 [round(float(value), 4) for value in row] for row in self.start_tops],
+            "paper_tint": None if self.paper_tint is None else self.paper_tint.to_json(),
         }
 
 
@@ -402,7 +407,7 @@ def _calibrate_at(config: VisionConfig, image: np.ndarray, layout: SamplingLayou
     occupied = expected != LABELS.index(PointLabel.EMPTY)
     maps = view_maps(layout, model, camera, top)
     samples = sample_board(layout, image, maps, occupied)
-    paper, shadows = _clear_paper(config, layout, samples, maps, occupied)
+    paper, shadows, tint = _clear_paper(config, layout, samples, maps, occupied)
     if _faint_lines(samples.features, expected):
         # Bare paper is told from a piece of its colour by the cross the piece hides; where
         # the bare points hide theirs too (a spotlight burning the sheet white), every point
@@ -423,7 +428,8 @@ def _calibrate_at(config: VisionConfig, image: np.ndarray, layout: SamplingLayou
                                for i, level in learned.pale_mirrors.items()}, given,
                               learned.lamp_sets, take_surround(image, model, camera),
                               ring_middles(ring_pixels(layout), samples.top_view,
-                                           np.arange(len(model.points)), samples.tops_paper))
+                                           np.arange(len(model.points)), samples.tops_paper),
+                              tint)
     _check_read_as_start(config, calibration, image)
     return calibration
 
@@ -464,10 +470,11 @@ def _check_read_as_start(config: VisionConfig, calibration: Calibration,
 
 def _clear_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamples,
                  maps: ViewMaps, occupied: np.ndarray
-                 ) -> tuple[PaperCheck, ShadowReach | None]:
-    """The start position's paper check, and the way and length of the pieces' shadows
-    (``vision.shadows``) when it shows them; raises CalibrationFailed when something covers
-    the board. The paper samples are the same whichever disc the pieces are read over."""
+                 ) -> tuple[PaperCheck, ShadowReach | None, PaperTint | None]:
+    """The start position's paper check, the way and length of the pieces' shadows
+    (``vision.shadows``) when it shows them, and the light's colour over the sheet
+    (``vision.paper_tint``); raises CalibrationFailed when something covers the board. The
+    paper samples are the same whichever disc the pieces are read over."""
     paper = check_paper(config, layout, samples, occupied, maps.cover,
                         edge_cover=maps.edge_cover)
     # A low lamp's long shadows, beyond the paper right beside the pieces: in frames they
@@ -490,7 +497,8 @@ def _clear_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSam
                 f"(by {_names(layout.size, near)}): clear it, or centre the pieces there"
                 if near.sum() <= MAX_NAMED_COVERED else
                 "(over much of it): clear it, or light it more evenly"))
-    return paper, shadows
+    # Learned from paper that all looks like paper: a hand's colour is never in it.
+    return paper, shadows, learn_paper_tint(layout, samples, occupied, maps.cover)
 
 
 def _nearest_points(layout: SamplingLayout, cells: np.ndarray) -> np.ndarray:
@@ -1082,12 +1090,14 @@ def _calibration_from_json(data: object) -> Calibration:
     surround = None if surround_data is None else SheetSurround.from_json(
         surround_data, board_model(size))
     start_tops = _start_tops(data.get("start_tops"), size)
+    tint_data = data.get("paper_tint")
+    tint = None if tint_data is None else PaperTint.from_json(tint_data)
     return Calibration(size, camera, ColourModel.from_json(data["colours"]), corners,
                        piece_height, paper_chroma, _top_patterns(data.get("top_patterns", {})),
                        contrast, reach, rims, mirrors, shadows, palette,
                        _points_named(data, "printed_points", size),
                        _pale_mirrors(data.get("pale_mirrors", {}), size), piece_height_given,
-                       _lamp_sets(data.get("lamp_sets", [])), surround, start_tops)
+                       _lamp_sets(data.get("lamp_sets", [])), surround, start_tops, tint)
 
 
 MAX_TOP_LOG = 10.0

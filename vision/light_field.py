@@ -112,13 +112,21 @@ def paper_light(size: int, grid: np.ndarray, brightness: np.ndarray, trusted: np
 def _weighted_fit(design: np.ndarray, values: np.ndarray, weights: np.ndarray
                   ) -> np.ndarray:
     """The weighted least-squares fit of ``values`` (one column per field, or one field)."""
+    result: np.ndarray = (design @ _weighted_coefficients(design, values, weights)).reshape(
+        values.shape)
+    return result
+
+
+def _weighted_coefficients(design: np.ndarray, values: np.ndarray, weights: np.ndarray
+                           ) -> np.ndarray:
+    """(6, fields) the quadratics' coefficients of :func:`_weighted_fit`."""
     # The weighted normal equations: six unknowns, solved far cheaper than by lstsq (and by
     # OpenCV's Cholesky, cheaper again than numpy's general solver on a matrix this small);
     # the tiny ridge keeps them solvable when pieces hide most of a row of samples.
     weighted = design.T * weights
     right = (weighted @ values).reshape(design.shape[1], -1)
     _, coefficients = cv2.solve(weighted @ design + _RIDGE_MATRIX, right, flags=cv2.DECOMP_CHOLESKY)
-    result: np.ndarray = (design @ coefficients).reshape(values.shape)
+    result: np.ndarray = coefficients
     return result
 
 
@@ -131,7 +139,22 @@ def lit_chroma(size: int, grid: np.ndarray, logs: np.ndarray, judged: np.ndarray
     """(n, 3) the colour (log colour less log brightness) of the lit paper at each sample:
     a smooth fit over the samples near the lit level ``lit`` (log brightness; ``logs`` the
     samples' log colours). A shadow is lit by the room's other light, of another colour."""
+    design = _design(size, grid)
+    result: np.ndarray = design @ lit_chroma_coefficients(size, grid, logs, judged, lit)
+    return result
+
+
+def lit_chroma_coefficients(size: int, grid: np.ndarray, logs: np.ndarray, judged: np.ndarray,
+                            lit: np.ndarray) -> np.ndarray:
+    """(6, 3) the quadratics of :func:`lit_chroma`, for :func:`quadratic_field`."""
     brightness = channel_mean(logs)
     chroma = logs - brightness[:, None]
     weights = judged * np.exp(-np.square(np.minimum(brightness - lit, 0.0) / _LIT_SCALE))
-    return _weighted_fit(_design(size, grid), chroma, weights)
+    return _weighted_coefficients(_design(size, grid), chroma, weights)
+
+
+def quadratic_field(size: int, grid: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
+    """(n, fields) the quadratics ``coefficients`` (6, fields) at ``grid`` (grid coordinates
+    of a board of ``size``)."""
+    result: np.ndarray = _design(size, grid) @ coefficients
+    return result

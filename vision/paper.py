@@ -32,13 +32,14 @@ Where a piece hides part of a sample from a slanted camera, that part is left ou
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from vision.colour import WARM, without_cool_light, without_warmth
 from vision.config import VisionConfig
 from vision.light_field import paper_light
+from vision.paper_tint import PaperTint
 from vision.reductions import channel_mean, channel_norm, median_along
 from vision.sampling import BoardSamples, SamplingLayout
 from vision.shadows import DEEPEST_MARGIN, READ_HALF_WIDTH, ShadowReach, shadowed_cells
@@ -99,7 +100,28 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
                 coloured: np.ndarray | None = None,
                 paper_chroma: np.ndarray | None = None,
                 shadow_reach: ShadowReach | None = None,
-                edge_cover: np.ndarray | None = None) -> PaperCheck:
+                edge_cover: np.ndarray | None = None,
+                tint: PaperTint | None = None) -> PaperCheck:
+    """Judge every paper sample against the board's paper as a whole (see
+    :func:`_check_paper`); with ``tint``, the light's colour over the sheet as calibration
+    saw it (:func:`learn_paper_tint`), a sample is covered only where it does not look like
+    bare paper either as it is or with that colour taken away."""
+    result = _check_paper(config, layout, samples, occupied, cover, piece_colours, coloured,
+                          paper_chroma, shadow_reach, edge_cover, None)
+    if tint is None or result.is_clear:
+        return result
+    # Either: the light may have changed since calibration (a lamp switched off), or not.
+    tinted = _check_paper(config, layout, samples, occupied, cover, piece_colours, coloured,
+                          paper_chroma, shadow_reach, edge_cover,
+                          tint.at(layout.size, layout.paper_grid))
+    return replace(result, covered=result.covered & tinted.covered)
+
+
+def _check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamples,
+                 occupied: np.ndarray | None, cover: np.ndarray | None,
+                 piece_colours: np.ndarray | None, coloured: np.ndarray | None,
+                 paper_chroma: np.ndarray | None, shadow_reach: ShadowReach | None,
+                 edge_cover: np.ndarray | None, tint: np.ndarray | None) -> PaperCheck:
     """Judge every paper sample against the board's paper as a whole.
 
     ``occupied`` (points,) says which points hold a piece; samples next to one are
@@ -126,6 +148,9 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     a piece 0.2 of a pitch off towards a sample puts its blurred edge and the dark foot of
     its side into it. Only then: a hand reaching in covers paper at the grid's corners or
     beyond it too.
+
+    With ``tint`` (cells, 3), each sample's colour is judged with that log chroma taken
+    away: the colour the light over the sheet gave the paper there.
     """
     colours, spread, usable = samples.paper_colours, samples.paper_spread, None
     near = beside_pieces = np.zeros(len(colours), bool)
@@ -138,6 +163,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
     logs = np.log(np.maximum(colours, 1.0).astype(np.float64))
     brightness = channel_mean(logs)
     chroma = logs - brightness[:, None]
+    if tint is not None:
+        chroma = chroma - tint
     judged = np.ones(len(colours), bool) if usable is None else usable
     clean = judged & ~near
     # The light the points were judged against, when fitted to these same samples.
@@ -231,8 +258,8 @@ def check_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSamp
                       >= LEAST_EDGE_NEIGHBOURS)
     if not (beside_pieces & between_points)[covered].all():
         return result
-    again = check_paper(config, layout, samples, occupied, edge_cover, piece_colours, coloured,
-                        paper_chroma, shadow_reach)
+    again = _check_paper(config, layout, samples, occupied, edge_cover, piece_colours,
+                         coloured, paper_chroma, shadow_reach, None, tint)
     return again if again.is_clear else result
 
 

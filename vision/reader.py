@@ -465,7 +465,8 @@ class BoardReader:
         coloured = occupied & ~pale
         paper = check_paper(self.config, self._layout, samples, occupied,
                             maps.cover, pieces, coloured, self._paper_chroma,
-                            self.calibration.shadow_reach, maps.edge_cover)
+                            self.calibration.shadow_reach, maps.edge_cover,
+                            self.calibration.paper_tint)
         # A hand over the grid whose skin looks like the paper there still crosses the
         # sheet round it on its way in.
         clear = paper.is_clear and not (self._surround is not None

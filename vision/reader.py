@@ -527,6 +527,7 @@ class BoardReader:
             # brings its colour near the paper's, but a fingertip's pixels are skin's (the
             # paper-coloured hand of a warm pendant lamp favoured the paper's palette).
             paper_coloured &= palette_says != result.labels
+        flagged_besides = flagged.copy()
         flagged |= paper_coloured
         # A label a point may hold besides the one read: what a split top's median tells,
         # bare paper for a piece brighter than the paper round it, a pale one whose cross
@@ -595,6 +596,14 @@ class BoardReader:
         # as near).
         besides = np.where(may_be_bare & (set_other != _EMPTY), set_other, result.labels)
         bare_cross = samples.features[:, _EMPTY, 3] >= sharp_level(self.config, self.colours)
+        # A top of the paper's colour read as a dark set may be a fingertip: nothing known.
+        # But with the sheet round the grid quiet, no hand is over the board (its arm would
+        # cross that sheet): it is a glossy top mirroring the lamp, of either set.
+        mirroring = flagged & paper_coloured & ~flagged_besides & (
+            self._surround is not None and self._surround.quiet())
+        flagged &= ~mirroring
+        second |= mirroring
+        other = np.where(mirroring, _OTHER_SET[result.labels], other)
         choices = {i: () if flagged[i] else with_also(
                    (labels[i], LABELS[other[i]]) if second[i] else choices_of(result, i),
                    LABELS[besides[i]], PointLabel.EMPTY if bare_cross[i] else labels[i])
@@ -941,7 +950,8 @@ class BoardReader:
         wide spread of a glossy set (its tops may mirror the lamp) then makes it that set's:
         a hand over the grid in a warm light, where skin and paper alike reach the sensor's
         ceiling in red, read as glossy red tops. A top mirroring the lamp whole looks the
-        same, and nothing in the frame tells which it is. ``pale`` as above; a dark set is
+        same, and nothing in the frame tells which it is, but the sheet round the grid,
+        which a hand's arm crosses (see ``read``). ``pale`` as above; a dark set is
         ``dark_piece`` darker than the paper.
         """
         points = np.arange(len(labels))

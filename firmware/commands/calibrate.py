@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     # Imported here so that other subcommands start without loading OpenCV.
     from vision.calibrate import calibrate, save_calibration
     from vision.config import VisionConfig
+    from vision.paper_tint import SHOWN_TINT
     from vision.sources import load_image
 
     corners = None if args.corners is None else parse_corners(args.corners)
@@ -111,6 +112,11 @@ def run(args: argparse.Namespace) -> int:
         names = " ".join(point_name(point) for point in sorted(calibration.printed_points))
         print(f"printed tops: the pieces on {names} looked like another set by their colour "
               "(off their points?); told by the colours their tops are made of")
+    tint = 0.0 if calibration.paper_tint is None else calibration.paper_tint.strongest(
+        calibration.size)
+    if tint >= SHOWN_TINT:
+        print(f"light: the paper's colour varies by up to {tint:.2f} across the grid (lights "
+              "of different colours); expected there")
     if calibration.shadow_reach is not None:
         length = calibration.shadow_reach.length
         print(f"low light: the pieces' shadows reach {length:g} square"

@@ -210,6 +210,9 @@ def test_calibrate_says_which_set_is_read_over_a_wider_part_of_its_tops(
     # A lamp low beside the board: see test_shadows.
     ("long-shadows-low-lamp-start.jpg", "low light: the pieces' shadows reach 1 square "
      "across the paper or more; expected there"),
+    # A warm spotlight in a room lit pinker beyond its cone: see test_paper_tint.
+    ("pink-edge-spotlight-start.jpg", "light: the paper's colour varies by up to 0.17 across "
+     "the grid (lights of different colours); expected there"),
     # Ringed pieces seen steeply, one off its point: see test_palette.
     ("printed-steep-start.jpg", "printed tops: the pieces on c5 looked like another set "
      "by their colour (off their points?); told by the colours their tops are made of"),

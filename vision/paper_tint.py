@@ -30,13 +30,13 @@ from vision.reductions import channel_mean, channel_norm, median_along
 from vision.sampling import BoardSamples, SamplingLayout
 
 MOST_TINT = 0.25
-"""Most tint (log chroma) of a grid sample for the tint to be kept. Over 244 setups of the
-room renderer's full set and Blender seeds 4301 to 4801, the strongest tints were a median
-0.008, 0.14 at the 99th percentile, 0.17 at the pink edge of a spotlight's cone, and one
-low lamp's 0.33 (whose frames all read without it)."""
+"""Most tint (log chroma) of a grid sample for the tint to be kept. Over the 323 setups the
+room renderer's full set and Blender seeds 4301 to 4801 calibrate, the strongest tints were a
+median 0.008, 0.13 at the 99th percentile, 0.17 at the pink edge of a spotlight's cone, and
+one low lamp's 0.33 (whose frames all read without it)."""
 SHOWN_TINT = 0.1
-"""Least tint that ``surakarta calibrate`` mentions: lights of plainly different colours (9
-of those 244 setups: spotlights and low lamps)."""
+"""Least tint that ``surakarta calibrate`` mentions: lights of plainly different colours (10
+of those 323 setups: spotlights and low lamps)."""
 
 
 @dataclass(frozen=True, slots=True)

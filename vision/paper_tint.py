@@ -4,7 +4,7 @@ Decisions:
 - Two lights of different colours over a board (a warm spotlight's cone in a room lit by
   a warmer lamp and a magenta tablecloth) make the paper's colour vary smoothly across the
   sheet. Paper beyond the cone lay 0.13 to 0.14 from the median paper's colour, pinker,
-  where the paper check allows 0.13 (a hand's edge is as near): a room render's
+  where the paper check allows 0.13 anywhere (a hand is told by its colour): a room render's
   spotlight left 4 of the 10 frames of one board covered there.
 - The lit paper's colour is fitted to the start position as a quadratic over the sheet
   (as the light's brightness is, ``vision.light_field``), less its median over the grid:
@@ -30,13 +30,13 @@ from vision.reductions import channel_mean, channel_norm, median_along
 from vision.sampling import BoardSamples, SamplingLayout
 
 MOST_TINT = 0.25
-"""Most tint (log chroma) of a grid sample for the tint to be kept. Over the 323 setups the
+"""Most tint (log chroma) of a grid sample for the tint to be kept. Over the 350 setups the
 room renderer's full set and Blender seeds 4301 to 4801 calibrate, the strongest tints were a
 median 0.008, 0.13 at the 99th percentile, 0.17 at the pink edge of a spotlight's cone, and
 one low lamp's 0.33 (whose frames all read without it)."""
 SHOWN_TINT = 0.1
 """Least tint that ``surakarta calibrate`` mentions: lights of plainly different colours (10
-of those 323 setups: spotlights and low lamps)."""
+of those 350 setups: spotlights and low lamps)."""
 
 
 @dataclass(frozen=True, slots=True)

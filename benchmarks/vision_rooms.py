@@ -23,7 +23,8 @@ reads, a doubtful frame counting as the one board the game expects that it fits 
 board's loop reads; information, but a wrong board read in play is a floor missed), and
 what the doubtful points of the hand-free frames left doubtful leave open
 (``vision.doubt.DoubtKind``: which set, a piece or bare paper, anything); then the same
-per piece set (information: the floors are judged per condition).
+for the ordinary conditions together (all but the look-alike ones) and per piece set
+(information: the floors are judged per condition).
 
 Then a session under ``window`` light (``--session-condition`` for another): J moves,
 each a hand coming in, the board changing by one legal move under it and the hand
@@ -465,6 +466,16 @@ def report(tallies: dict[str, ConditionTally], look_alike: dict[str, bool],
     return missed
 
 
+def ordinary_together(tallies: dict[str, ConditionTally], look_alike: dict[str, bool]
+                      ) -> ConditionTally:
+    """The tallies of every condition but the look-alike ones, counted together."""
+    together = ConditionTally()
+    for name, tally in tallies.items():
+        if not look_alike.get(name):
+            add_tally(together, tally)
+    return together
+
+
 def report_session(results: list[SessionResult]) -> list[str]:
     missed = []
     for result in results:
@@ -549,6 +560,7 @@ def main() -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     missed = report(tallies, look_alike)
+    report({"all ordinary": ordinary_together(tallies, look_alike)}, {}, "together")
     report(dict(sorted(by_pieces.items())), {}, "piece set")
     render_seconds = [t for tally in tallies.values() for t in tally.render_seconds]
     if render_seconds:

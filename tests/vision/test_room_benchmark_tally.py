@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.vision_rooms import ConditionTally, add_tally, report, rules_out_truth
+from benchmarks.vision_rooms import (
+    ConditionTally,
+    add_tally,
+    ordinary_together,
+    report,
+    rules_out_truth,
+)
 from controller.position import start_position
 from controller.reading import BoardReading
 from tests.doubtful_frames import doubtful
@@ -62,6 +68,16 @@ def test_the_report_says_what_the_doubtful_points_of_each_condition_left_open(
     assert lines[4].strip() == "doubtful points: 4 which set, 2 piece or bare paper"
 
 
+def test_the_ordinary_conditions_are_counted_together_without_the_look_alike_ones() -> None:
+    window = ConditionTally(setups=3, calibrated=3, frames=12, read=11, read_in_play=12)
+    spotlight = ConditionTally(setups=3, calibrated=2, frames=8, read=8, read_in_play=8)
+    look_alike = ConditionTally(setups=3)
+    together = ordinary_together({"window": window, "spotlight": spotlight,
+                                  "look-alike": look_alike}, {"look-alike": True})
+    assert (together.setups, together.calibrated) == (6, 5)
+    assert (together.frames, together.read, together.read_in_play) == (20, 19, 20)
+
+
 @pytest.mark.slow
 def test_several_render_folders_are_judged_together_each_piece_set_by_name() -> None:
     # Blender renders come a seed to a folder, three setups of a condition each: the
@@ -76,4 +92,6 @@ def test_several_render_folders_are_judged_together_each_piece_set_by_name() -> 
         assert rows[condition].split()[1] == "2/2"
     for piece_set in ("light-dark-wood", "red-black", "white-black"):
         assert rows[piece_set].split()[1] == "2/2"
+    # The ordinary conditions together: all six setups.
+    assert rows["all"].split()[:3] == ["all", "ordinary", "6/6"]
     assert "?" not in rows

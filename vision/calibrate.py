@@ -498,7 +498,7 @@ def _clear_paper(config: VisionConfig, layout: SamplingLayout, samples: BoardSam
                 if near.sum() <= MAX_NAMED_COVERED else
                 "(over much of it): clear it, or light it more evenly"))
     # Learned from paper that all looks like paper: a hand's colour is never in it.
-    return paper, shadows, learn_paper_tint(layout, samples, occupied, maps.cover)
+    return paper, shadows, learn_paper_tint(layout, samples)
 
 
 def _nearest_points(layout: SamplingLayout, cells: np.ndarray) -> np.ndarray:

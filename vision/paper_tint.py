@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.light_field import lit_chroma_coefficients, paper_light, quadratic_field
-from vision.reductions import channel_mean, channel_norm, median_along
+from vision.light_field import lit_chroma_coefficients, quadratic_field
+from vision.reductions import channel_norm, median_along
 from vision.sampling import BoardSamples, SamplingLayout
 
 MOST_TINT = 0.25
@@ -70,14 +70,16 @@ class PaperTint:
         return PaperTint(_rows(rows))
 
 
-def learn_paper_tint(layout: SamplingLayout, samples: BoardSamples, occupied: np.ndarray,
-                     cover: np.ndarray) -> PaperTint | None:
-    """The tint of the paper in the start position (``occupied`` its points with pieces,
-    ``cover`` as ``ViewMaps.cover``), or None where it reaches beyond ``MOST_TINT``."""
-    visible = samples.visible_paper(layout, cover, occupied)
+def learn_paper_tint(layout: SamplingLayout, samples: BoardSamples) -> PaperTint | None:
+    """The tint of the paper in the start position, from the paper its pieces leave visible
+    and the light over it as ``samples`` were judged against them
+    (``vision.sampling.judged_against_paper``); None where it reaches beyond ``MOST_TINT``,
+    or for samples not so judged."""
+    visible, light = samples.visible, samples.paper_light
+    if visible is None or light is None:
+        return None
     logs = np.log(np.maximum(visible.colours, 1.0).astype(np.float64))
     judged = visible.usable
-    light = paper_light(layout.size, layout.paper_grid, channel_mean(logs), judged, judged)
     coefficients = lit_chroma_coefficients(layout.size, layout.paper_grid, logs, judged,
                                            light.lit)
     on_grid = judged & layout.on_grid
